@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the web toy into build/web/dist/: index.html, tidepool.js and
+# tidepool.wasm, nothing else; copy that folder to any static host.
+#
+#   scripts/build-web.sh            (TIDEPOOL_SKIP_DEPS=1 skips scripts/deps.sh)
+#
+# Offline by design: SDL2 comes from the cache deps.sh fills (Debian's source
+# built for Emscripten), Dear ImGui from Debian's source package. With a full
+# emsdk and internet, `-DTIDEPOOL_SDL2_PORT=ON` uses Emscripten's port instead.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$ROOT/scripts/env.sh"
+
+[ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" web
+
+BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"
+DIST="$BUILD/dist"
+t0=$SECONDS
+mkdir -p "$BUILD"
+echo "[build-web] configuring $BUILD"
+emcmake cmake -S "$ROOT" -B "$BUILD" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=OFF \
+  -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_PREFIX" \
+  -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD/configure.log" 2>&1 ||
+  { cat "$BUILD/configure.log"; echo "[build-web] configure failed" >&2; exit 1; }
+echo "[build-web] building (nice, -j$TIDEPOOL_JOBS)"
+nice -n 10 cmake --build "$BUILD" --target tidepool_app -j"$TIDEPOOL_JOBS"
+
+# The folder must hold exactly what a static host serves.
+for f in index.html tidepool.js tidepool.wasm; do
+  [ -s "$DIST/$f" ] || { echo "[build-web] $DIST/$f is missing" >&2; exit 1; }
+done
+find "$DIST" -mindepth 1 ! -name index.html ! -name tidepool.js ! -name tidepool.wasm -exec rm -rf {} +
+echo "[build-web] $DIST ($((SECONDS - t0)) s):"
+ls -l "$DIST" | awk 'NR > 1 {printf "  %-14s %8.1f KB\n", $9, $5 / 1024}'

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The test command: everything CI checks, on a fresh machine or a warm one.
+#
+#   1. deps      scripts/deps.sh native app web browser (installs what is missing)
+#   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests)
+#   3. app       the native desktop app compiles (SDL2 + GLES 3 + Dear ImGui)
+#                and runs 30 frames under Xvfb
+#   4. web       the web toy builds into build/web/dist
+#   5. browser   Playwright + Chromium tests against that build
+#
+# Every step runs even when an earlier independent one failed (the browser
+# tests need the web build). Exits non-zero on any failure; the last line
+# sums the test cases: "test.sh: N passed, N failed" (a failed build step
+# counts as one failure).
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+. "$ROOT/scripts/env.sh"
+
+LOGS="$ROOT/build/test-logs"
+mkdir -p "$LOGS"
+bold() { printf '\033[1m%s\033[0m\n' "$*"; }
+STEPS=() STATUS=() SECONDS_TAKEN=()
+failed_steps=0 passed_cases=0 failed_cases=0
+T0=$SECONDS
+
+# step NAME COMMAND...: runs it, output to the terminal and $LOGS/NAME.log.
+step() {
+  local name="$1" t0=$SECONDS rc
+  shift
+  echo
+  bold "=== [$name] $*"
+  "$@" 2>&1 | tee "$LOGS/$name.log"
+  rc=${PIPESTATUS[0]}
+  STEPS+=("$name") SECONDS_TAKEN+=($((SECONDS - t0)))
+  if [ "$rc" -eq 0 ]; then
+    STATUS+=(ok)
+  else
+    STATUS+=("FAILED (exit $rc)")
+    failed_steps=$((failed_steps + 1))
+  fi
+  return "$rc"
+}
+skip() { STEPS+=("$1") STATUS+=("skipped: $2") SECONDS_TAKEN+=(0); failed_steps=$((failed_steps + 1)); }
+
+native() {
+  cmake --preset native &&
+    nice -n 10 cmake --build --preset native -j"$TIDEPOOL_JOBS" &&
+    ctest --preset native
+}
+browser() {
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs
+}
+
+if step deps scripts/deps.sh native app web browser; then
+  step native native
+  # Builds the desktop app and runs it for 30 frames on Xvfb (Mesa's GLES 3).
+  step app env TIDEPOOL_SKIP_DEPS=1 scripts/build-native-app.sh --run --frames 30 --scene drop --particles 800
+  if step web env TIDEPOOL_SKIP_DEPS=1 scripts/build-web.sh; then
+    step browser browser
+  else
+    skip browser "the web build failed"
+  fi
+else
+  skip native "deps failed"; skip app "deps failed"; skip web "deps failed"; skip browser "deps failed"
+fi
+
+# Test-case counts from ctest ("N tests failed out of M") and node's runner
+# ("# pass N", "# fail N", "# cancelled N"). A step that failed without a failing test case
+# of its own (a build, an install) counts as one failure.
+status_of() { local i; for i in "${!STEPS[@]}"; do [ "${STEPS[$i]}" = "$1" ] && echo "${STATUS[$i]}"; done; }
+for name in deps native app web browser; do
+  st="$(status_of "$name")"
+  case "$st" in ok | skipped*) own_failures=-1 ;; *) own_failures=0 ;; esac
+  if [ "$name" = native ] && [ -f "$LOGS/native.log" ]; then
+    line="$(grep -E 'tests? failed out of [0-9]+' "$LOGS/native.log" | tail -1)"
+    if [ -n "$line" ]; then
+      f="$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")"
+      n="$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")"
+      passed_cases=$((passed_cases + n - f)) failed_cases=$((failed_cases + f))
+      [ "$own_failures" -ge 0 ] && own_failures=$((own_failures + f))
+    fi
+  fi
+  if [ "$name" = browser ] && [ -f "$LOGS/browser.log" ]; then
+    p="$(grep -E '^# pass [0-9]+' "$LOGS/browser.log" | tail -1 | awk '{print $3}')"
+    f="$(grep -E '^# fail [0-9]+' "$LOGS/browser.log" | tail -1 | awk '{print $3}')"
+    c="$(grep -E '^# cancelled [0-9]+' "$LOGS/browser.log" | tail -1 | awk '{print $3}')"
+    f=$((${f:-0} + ${c:-0}))  # a test that timed out is "cancelled"
+    passed_cases=$((passed_cases + ${p:-0})) failed_cases=$((failed_cases + ${f:-0}))
+    [ "$own_failures" -ge 0 ] && own_failures=$((own_failures + ${f:-0}))
+  fi
+  [ "$own_failures" -eq 0 ] && failed_cases=$((failed_cases + 1))
+done
+
+echo
+bold "=== summary ($((SECONDS - T0)) s)"
+for i in "${!STEPS[@]}"; do
+  printf '  %-8s %-28s %5d s\n' "${STEPS[$i]}" "${STATUS[$i]}" "${SECONDS_TAKEN[$i]}"
+done
+echo "  logs in ${LOGS#"$ROOT"/}/"
+echo "test.sh: $passed_cases passed, $failed_cases failed"
+[ "$failed_steps" -eq 0 ] && [ "$failed_cases" -eq 0 ]

@@ -1,0 +1,179 @@
+// Tidepool app — state shared by the app's parts (main loop, input, panel,
+// renderer, web API). All of it lives in one App struct owned by main();
+// nothing here is global except the pointer web_api.cpp needs to reach it
+// from JavaScript.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "tidepool/scenes.h"
+#include "tidepool/world.h"
+
+#include "renderer.h"
+
+struct SDL_Window;
+union SDL_Event;
+
+namespace tidepool::app {
+
+// ---------------------------------------------------------------------------
+// Options: program arguments natively, query parameters on the web (the page
+// turns ?scene=drop into --scene drop). One validator for both.
+// ---------------------------------------------------------------------------
+// Fewer particles than this is not a fluid.
+constexpr int kMinParticles = 16;
+
+struct Options {
+  std::string scene = "dam-break";
+  int particles = 0;  // 0: the scene's default
+  ColorMode color = ColorMode::Water;
+  bool paused = false;
+  bool embed = false;  // panel starts hidden behind a small button
+  int frames = 0;      // native: quit after this many frames (smoke tests)
+};
+
+// Bad values are reported through warn() and left at their defaults; only
+// --help makes this return false.
+bool parse_options(int argc, char** argv, Options* options);
+// A warning the user (or a test) can see: console.warn on the web, stderr natively.
+void warn(const std::string& text);
+
+// ---------------------------------------------------------------------------
+// Input: a contact is the mouse (id -1) or one finger; each active contact
+// becomes one PointerForce, or draws/erases obstacles with the obstacle tool.
+// ---------------------------------------------------------------------------
+enum class Tool : int { Push = 0, Draw = 1, Erase = 2 };
+
+struct Contact {
+  bool pull = false;            // right button or a modifier: pulls in
+  bool captured = false;        // began on the panel: never reaches the fluid
+  glm::vec2 pixel{0.0f};        // framebuffer pixels, y down
+  glm::vec2 world{0.0f};        // simulation units
+  glm::vec2 velocity{0.0f};     // drag velocity [m/s] over the last kDragWindow
+  glm::vec2 last_world{0.0f};   // at the previous frame
+  // Recent (input clock, world position) samples: the velocity is the
+  // displacement across a short window, steady however unevenly the
+  // browser delivers events between frames.
+  std::vector<std::pair<double, glm::vec2>> trail;
+  bool moved_this_frame = false;
+  glm::vec2 stroke_end{0.0f};   // obstacle tool: end of the last capsule
+  bool stroke_drew = false;
+};
+
+struct PointerReport {
+  glm::vec2 position;
+  int affected;        // particles within the radius at the last frame
+  glm::vec2 velocity;  // their mean velocity [m/s]: shows the force acting
+  glm::vec2 drag;      // the pointer's own velocity [m/s]
+};
+
+struct Stats {
+  uint64_t frame = 0;           // frames rendered so far
+  float fps = 0.0f;
+  float sim_ms = 0.0f;          // simulation time per frame, smoothed
+  float frame_ms = 0.0f;        // all of frame() (CPU side, GL calls issued), smoothed
+  int substeps = 0;             // in the last frame
+  int ticks = 0;                // fixed ticks in the last frame
+  tidepool::FrameStats last;    // summed over the last frame's ticks
+  glm::vec2 mean{0.0f};         // mean particle position
+  std::vector<PointerReport> pointers;
+};
+
+// World <-> framebuffer pixel mapping: the container fitted to the canvas.
+struct View {
+  int width = 1, height = 1;   // framebuffer pixels
+  glm::vec2 center{0.0f};      // world point at the canvas centre
+  float scale = 1.0f;          // pixels per metre
+  glm::vec2 to_world(glm::vec2 px) const {
+    return center + glm::vec2(px.x - 0.5f * width, 0.5f * height - px.y) / scale;
+  }
+};
+
+struct App {
+  Options options;
+  tidepool::World world;
+  std::string scene;
+  int particles_requested = 0;
+  // Parameters changed in the panel or through setParam: they survive a
+  // reset (and a particle-count change), but not a change of scene.
+  std::map<std::string, float> overrides;
+  std::string param_error;  // last rejected edit, shown in the panel
+
+  bool paused = false;
+  bool step_once = false;
+  bool awake = true;        // page visible and on screen
+  bool gl_ready = false;    // GL resources exist (false while the context is lost)
+  bool imgui_gl_objects = false;  // the ImGui backend has made its GL objects
+  bool quit = false;
+
+  // Timing: a fixed tick through an accumulator clamped against catch-up.
+  double last_time_ms = -1.0;
+  double accumulator = 0.0;
+  // Simulated seconds per real second over the last frames: 1 when the
+  // simulation keeps up, less in slow motion. Drag velocities are measured
+  // against simulated time, so a paddle moves the water as far as it moved.
+  float time_scale = 1.0f;
+  double input_clock = 0.0;  // [s] advances by frame time x time_scale
+  double scale_sim = 0.0, scale_real = 0.0;  // its measuring window
+  double fps_window_start = 0.0;
+  int fps_window_frames = 0;
+
+  // Input.
+  Tool tool = Tool::Push;
+  float pointer_radius = 0.2f;    // [m], set per scene
+  float pointer_strength = 40.0f;  // [m/s^2]
+  float pointer_stir = 20.0f;     // [1/s]
+  float obstacle_radius = 0.04f;  // [m], set per scene
+  std::map<int64_t, Contact> contacts;  // -1 = mouse, else SDL finger id
+  std::vector<tidepool::PointerForce> forces;
+
+  // Panel.
+  bool panel_open = true;
+  // Rectangles (x, y, w, h in window units) of the panel's windows this
+  // frame: a finger that lands there belongs to the panel, not the water.
+  std::vector<std::array<float, 4>> ui_rects;
+  float ui_scale = 0.0f;               // font/size scale the ImGui atlas was built for
+
+  SDL_Window* window = nullptr;
+  float pixel_ratio = 1.0f;  // framebuffer pixels per window unit
+  View view;
+  Renderer renderer;
+  RenderSettings render;
+  Stats stats;
+};
+
+// Scene control (main.cpp).
+bool load(App& app, const std::string& scene, int particles);  // false: unknown scene (warned)
+bool set_param(App& app, const std::string& name, float value, std::string* error);
+bool set_param_text(App& app, const std::string& name, const std::string& text, std::string* error);
+std::vector<std::pair<std::string, float>> override_list(const App& app);
+
+// Input (input.cpp).
+void handle_event(App& app, const SDL_Event& event, bool ui_wants_mouse);
+void update_forces(App& app, float frame_dt);
+void release_all_contacts(App& app);
+float eraser_radius(const App& app);
+
+// Panel (panel.cpp).
+void draw_panel(App& app);
+
+// Web API helpers (web_api.cpp).
+void web_started(App& app);
+void web_error(const std::string& text);
+std::string stats_json(const App& app);
+std::string info_json(const tidepool::Params& params);  // scenes, colours, params with values
+
+// GL lifetime (main.cpp): the context-lost path tears down and rebuilds both.
+void gl_lost(App& app);
+void gl_restored(App& app);
+// Page hidden or scrolled away (main.cpp): stop the loop, resume where it was.
+void set_awake(App& app, bool awake);
+
+}  // namespace tidepool::app

@@ -1,0 +1,196 @@
+// Tidepool app — input. The mouse and every finger are "contacts"; each
+// contact that is down becomes one PointerForce (push, or pull with the
+// right button or a modifier), all at the same time, or draws or erases
+// obstacles when the obstacle tool is picked in the panel.
+//
+// SDL turns the first finger into mouse events too; those are left to Dear
+// ImGui (so the panel works by touch) and ignored here, where fingers come
+// through their own events.
+#include <SDL.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "imgui.h"
+
+#include "app.h"
+
+namespace tidepool::app {
+
+namespace {
+
+constexpr int64_t kMouse = -1;
+constexpr float kMaxDragSpeed = 6.0f;  // [m/s] a flick must not blow the fluid apart
+constexpr double kDragWindow = 0.08;   // [s of simulation] drag velocity averaging window
+
+// SDL reports mouse positions in window units; the view is in framebuffer pixels.
+glm::vec2 window_to_pixel(const App& app, float x, float y) { return glm::vec2(x, y) * app.pixel_ratio; }
+
+bool over_panel(const App& app, float wx, float wy) {
+  for (const auto& r : app.ui_rects)
+    if (wx >= r[0] && wy >= r[1] && wx < r[0] + r[2] && wy < r[1] + r[3]) return true;
+  return false;
+}
+
+// A contact starts "fresh" (last_world NaN): its world position is only
+// known once the frame has its view, in update_forces().
+void begin(App& app, int64_t id, glm::vec2 pixel, bool pull, bool captured) {
+  Contact c;
+  c.pixel = pixel;
+  c.pull = pull;
+  c.captured = captured;
+  c.stroke_drew = false;
+  c.moved_this_frame = false;
+  c.last_world = glm::vec2(NAN);  // marks it fresh
+  app.contacts[id] = c;
+}
+
+void move(App& app, int64_t id, glm::vec2 pixel) {
+  auto it = app.contacts.find(id);
+  if (it != app.contacts.end()) it->second.pixel = pixel;
+}
+
+float distance_to_obstacle(const tidepool::Obstacle& ob, glm::vec2 p) {
+  glm::vec2 a = ob.a, b = ob.kind == tidepool::Obstacle::Kind::Circle ? ob.a : ob.b;
+  const glm::vec2 ab = b - a, ap = p - a;
+  const float len2 = ab.x * ab.x + ab.y * ab.y;
+  const float t = len2 > 0.0f ? std::clamp((ap.x * ab.x + ap.y * ab.y) / len2, 0.0f, 1.0f) : 0.0f;
+  const glm::vec2 d = ap - ab * t;
+  return std::sqrt(d.x * d.x + d.y * d.y) - ob.radius;
+}
+
+// Obstacle tool, on release: a tap without a stroke leaves a disc.
+void finish_stroke(App& app, Contact& c) {
+  if (app.tool == Tool::Draw && !c.captured && !std::isnan(c.last_world.x) && !c.stroke_drew)
+    app.world.add_circle(c.stroke_end, 1.5f * app.obstacle_radius);
+}
+
+void end(App& app, int64_t id) {
+  auto it = app.contacts.find(id);
+  if (it == app.contacts.end()) return;
+  if (std::isnan(it->second.last_world.x)) {
+    // Pressed and released within one frame: place it first.
+    it->second.world = app.view.to_world(it->second.pixel);
+    it->second.last_world = it->second.world;
+    it->second.stroke_end = it->second.world;
+  }
+  finish_stroke(app, it->second);
+  app.contacts.erase(it);
+}
+
+bool pull_modifier() { return (SDL_GetModState() & (KMOD_SHIFT | KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0; }
+
+}  // namespace
+
+float eraser_radius(const App& app) { return std::max(0.5f * app.pointer_radius, 2.0f * app.obstacle_radius); }
+
+void release_all_contacts(App& app) {
+  app.contacts.clear();
+  app.forces.clear();
+}
+
+void handle_event(App& app, const SDL_Event& e, bool ui_wants_mouse) {
+  int ww = 1, wh = 1;
+  if (app.window) SDL_GetWindowSize(app.window, &ww, &wh);
+  switch (e.type) {
+    case SDL_MOUSEBUTTONDOWN:
+      if (e.button.which == SDL_TOUCH_MOUSEID) break;
+      if (e.button.button != SDL_BUTTON_LEFT && e.button.button != SDL_BUTTON_RIGHT) break;
+      if (ui_wants_mouse || app.contacts.count(kMouse)) break;
+      begin(app, kMouse, window_to_pixel(app, static_cast<float>(e.button.x), static_cast<float>(e.button.y)),
+            e.button.button == SDL_BUTTON_RIGHT || pull_modifier(), false);
+      break;
+    case SDL_MOUSEMOTION:
+      if (e.motion.which == SDL_TOUCH_MOUSEID) break;
+      move(app, kMouse, window_to_pixel(app, static_cast<float>(e.motion.x), static_cast<float>(e.motion.y)));
+      break;
+    case SDL_MOUSEBUTTONUP:
+      if (e.button.which == SDL_TOUCH_MOUSEID) break;
+      end(app, kMouse);
+      break;
+    case SDL_FINGERDOWN: {
+      const float wx = e.tfinger.x * ww, wy = e.tfinger.y * wh;
+      begin(app, static_cast<int64_t>(e.tfinger.fingerId), window_to_pixel(app, wx, wy), false,
+            over_panel(app, wx, wy));
+      break;
+    }
+    case SDL_FINGERMOTION:
+      move(app, static_cast<int64_t>(e.tfinger.fingerId),
+           window_to_pixel(app, e.tfinger.x * ww, e.tfinger.y * wh));
+      break;
+    case SDL_FINGERUP:
+      end(app, static_cast<int64_t>(e.tfinger.fingerId));
+      break;
+    case SDL_KEYDOWN:
+      if (app.gl_ready && ImGui::GetIO().WantCaptureKeyboard) break;
+      if (e.key.keysym.sym == SDLK_SPACE) app.paused = !app.paused;
+      else if (e.key.keysym.sym == SDLK_r) load(app, app.scene, app.particles_requested);
+      else if (e.key.keysym.sym == SDLK_s && app.paused) app.step_once = true;
+      break;
+    case SDL_WINDOWEVENT:
+      if (e.window.event == SDL_WINDOWEVENT_FOCUS_LOST) release_all_contacts(app);
+      break;
+    default:
+      break;
+  }
+}
+
+void update_forces(App& app, float frame_dt) {
+  app.forces.clear();
+  // Drag velocities are measured in simulated time (see App::time_scale):
+  // in slow motion a paddle moves the water as far as it moved itself.
+  app.input_clock += frame_dt * (app.paused ? 1.0f : std::max(app.time_scale, 0.05f));
+  const double now = app.input_clock;
+  for (auto& [id, c] : app.contacts) {
+    if (c.captured) continue;
+    c.world = app.view.to_world(c.pixel);
+    if (std::isnan(c.last_world.x)) {  // first frame of this contact
+      c.last_world = c.world;
+      c.stroke_end = c.world;
+      c.velocity = glm::vec2(0.0f);
+      c.trail.clear();
+    }
+    c.trail.emplace_back(now, c.world);
+    while (c.trail.size() > 2 && now - c.trail[1].first >= kDragWindow) c.trail.erase(c.trail.begin());
+    const double span = now - c.trail.front().first;
+    glm::vec2 v(0.0f);
+    if (span > 1e-6) v = (c.world - c.trail.front().second) / static_cast<float>(span);
+    const float speed = std::sqrt(v.x * v.x + v.y * v.y);
+    if (speed > kMaxDragSpeed) v *= kMaxDragSpeed / speed;
+    c.velocity = v;
+    c.last_world = c.world;
+
+    switch (app.tool) {
+      case Tool::Push: {
+        tidepool::PointerForce f;
+        f.position = c.world;
+        f.radius = app.pointer_radius;
+        f.strength = c.pull ? -app.pointer_strength : app.pointer_strength;
+        f.velocity = c.velocity;
+        f.stir = app.pointer_stir;
+        app.forces.push_back(f);
+        break;
+      }
+      case Tool::Draw: {
+        // Capsules along the drag, each about as long as it is wide.
+        const glm::vec2 d = c.world - c.stroke_end;
+        const float step = std::max(2.0f * app.obstacle_radius, 0.01f);
+        if (d.x * d.x + d.y * d.y >= step * step) {
+          if (app.world.add_capsule(c.stroke_end, c.world, app.obstacle_radius) >= 0) c.stroke_drew = true;
+          c.stroke_end = c.world;
+        }
+        break;
+      }
+      case Tool::Erase: {
+        const float r = eraser_radius(app);
+        std::vector<int> doomed;
+        for (const tidepool::Obstacle& ob : app.world.obstacles())
+          if (distance_to_obstacle(ob, c.world) < r) doomed.push_back(ob.id);
+        for (int oid : doomed) app.world.remove_obstacle(oid);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tidepool::app

@@ -1,0 +1,477 @@
+// Tidepool app — entry point and the frame.
+//
+// frame(): poll events -> panel -> input to forces -> simulate (fixed ticks
+// through a clamped accumulator) -> render -> panel on top -> swap.
+// Natively a plain loop calls it; in the browser emscripten_set_main_loop
+// does, once per requestAnimationFrame.
+#define SDL_MAIN_HANDLED  // we own main() on every platform
+#include <SDL.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "imgui.h"
+#include "imgui_impl_opengl3.h"
+#include "imgui_impl_sdl.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+
+#include "app.h"
+#include "gl.h"
+
+namespace tidepool::app {
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Time
+// ---------------------------------------------------------------------------
+double now_ms() {
+#ifdef __EMSCRIPTEN__
+  return emscripten_get_now();
+#else
+  using clock = std::chrono::steady_clock;
+  static const clock::time_point start = clock::now();
+  return std::chrono::duration<double, std::milli>(clock::now() - start).count();
+#endif
+}
+double clock_now_ms(void*) { return now_ms(); }
+
+// The simulation advances in fixed ticks of real time. A frame owes the
+// real time since the last one, clamped: after a hidden tab or a debugger
+// pause we do not try to catch up (the spiral of death), and when a frame's
+// ticks overrun the budget, the rest is dropped and the water runs in slow
+// motion instead of the page freezing.
+constexpr double kTick = 1.0 / 60.0;     // [s]
+constexpr double kMaxFrameTime = 0.1;    // [s] most real time one frame may owe
+constexpr int kMaxTicksPerFrame = 3;
+constexpr double kTickBudgetMs = 30.0;   // stop ticking past this (slow devices)
+
+void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
+  const int substeps = sum.substeps + st.substeps;
+  const int iterations = sum.solver_iterations + st.solver_iterations;
+  const int divergence = sum.divergence_iterations + st.divergence_iterations;
+  const float max_err = std::max(sum.max_density_error, st.max_density_error);
+  std::array<double, tidepool::kStageCount> stages = sum.stage_ms;
+  for (int k = 0; k < tidepool::kStageCount; ++k) stages[k] += st.stage_ms[k];
+  const bool cap = sum.substep_cap_hit || st.substep_cap_hit;
+  sum = st;  // latest values for everything else
+  sum.substeps = substeps;
+  sum.solver_iterations = iterations;
+  sum.divergence_iterations = divergence;
+  sum.max_density_error = max_err;
+  sum.stage_ms = stages;
+  sum.substep_cap_hit = cap;
+}
+
+void simulate(App& app, double frame_time) {
+  const tidepool::Clock clock{&clock_now_ms, nullptr};
+  const double t0 = now_ms();
+  tidepool::FrameStats sum;
+  int ticks = 0;
+  app.world.set_pointers(app.forces);
+  if (!app.paused) {
+    app.accumulator += std::min(frame_time, kMaxFrameTime);
+    while (app.accumulator >= kTick && ticks < kMaxTicksPerFrame) {
+      add_stats(sum, app.world.advance(static_cast<float>(kTick), clock));
+      app.accumulator -= kTick;
+      ++ticks;
+      if (now_ms() - t0 > kTickBudgetMs) break;
+    }
+    if (app.accumulator >= kTick) app.accumulator = 0.0;  // drop what we could not do
+  } else if (app.step_once) {
+    add_stats(sum, app.world.step(app.world.stable_dt(), clock));
+    ticks = 1;
+  }
+  app.step_once = false;
+  if (!app.paused) {
+    // Measured over a quarter second: single frames owe 0 or 2 ticks.
+    app.scale_sim += ticks * kTick;
+    app.scale_real += std::min(frame_time, kMaxFrameTime);
+    if (app.scale_real >= 0.25) {
+      app.time_scale = static_cast<float>(std::clamp(app.scale_sim / app.scale_real, 0.05, 1.0));
+      app.scale_sim = app.scale_real = 0.0;
+    }
+  }
+  const double ms = now_ms() - t0;
+  app.stats.ticks = ticks;
+  app.stats.substeps = sum.substeps;
+  if (ticks > 0) app.stats.last = sum;
+  // Smoothed, so the number can be read.
+  app.stats.sim_ms = app.stats.sim_ms == 0.0f ? static_cast<float>(ms)
+                                              : 0.9f * app.stats.sim_ms + 0.1f * static_cast<float>(ms);
+}
+
+// Mean position, and how many particles each pointer reaches (tests use
+// both to see that input acts on the fluid).
+void measure(App& app) {
+  const tidepool::Particles& p = app.world.particles();
+  const int n = p.size();
+  double sx = 0.0, sy = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sx += p.x[i];
+    sy += p.y[i];
+  }
+  app.stats.mean = n > 0 ? glm::vec2(static_cast<float>(sx / n), static_cast<float>(sy / n)) : glm::vec2(0.0f);
+  app.stats.pointers.clear();
+  for (const tidepool::PointerForce& f : app.forces) {
+    int affected = 0;
+    glm::vec2 v(0.0f);
+    const float r2 = f.radius * f.radius;
+    for (int i = 0; i < n; ++i) {
+      const float dx = p.x[i] - f.position.x, dy = p.y[i] - f.position.y;
+      if (dx * dx + dy * dy <= r2) {
+        ++affected;
+        v += glm::vec2(p.vx[i], p.vy[i]);
+      }
+    }
+    app.stats.pointers.push_back(
+        {f.position, affected, affected > 0 ? v / static_cast<float>(affected) : v, f.velocity});
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Sizes: canvas pixels, the view onto the container, the UI scale
+// ---------------------------------------------------------------------------
+void rebuild_fonts(App& app, float ui_scale, float pixel_ratio) {
+  ImGuiIO& io = ImGui::GetIO();
+  // Rasterise the font at framebuffer resolution and scale it back by the
+  // pixel ratio: crisp text on HiDPI screens. ui_scale / pixel_ratio is the
+  // extra size for small (phone) screens.
+  io.Fonts->Clear();
+  ImFontConfig cfg;
+  cfg.SizePixels = std::round(13.0f * ui_scale);
+  io.Fonts->AddFontDefault(&cfg);
+  io.FontGlobalScale = 1.0f / pixel_ratio;
+  ImGuiStyle& style = ImGui::GetStyle();
+  style = ImGuiStyle();
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 6.0f;
+  style.FrameRounding = 3.0f;
+  style.Colors[ImGuiCol_WindowBg].w = 0.88f;
+  style.ScaleAllSizes(ui_scale / pixel_ratio);
+  // Before the backend's first NewFrame it builds the texture itself.
+  if (app.gl_ready && app.imgui_gl_objects) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  app.ui_scale = ui_scale;
+}
+
+void update_sizes(App& app) {
+  int ww = 1, wh = 1, dw = 1, dh = 1;
+  SDL_GetWindowSize(app.window, &ww, &wh);
+  SDL_GL_GetDrawableSize(app.window, &dw, &dh);
+  ww = std::max(ww, 1);
+  wh = std::max(wh, 1);
+  app.pixel_ratio = std::max(static_cast<float>(dw) / ww, 0.25f);
+  // Phones: a larger panel (fingers are wider than a mouse pointer).
+  const float ui = app.pixel_ratio * (std::min(ww, wh) < 600 ? 1.3f : 1.0f);
+  if (std::fabs(ui - app.ui_scale) > 0.01f) rebuild_fonts(app, ui, app.pixel_ratio);
+
+  // Fit the container, with a margin for the walls, beside the panel when
+  // the screen is wide enough (last frame's panel size), else under it.
+  const tidepool::Box& b = app.world.box();
+  const float bw = std::max(b.max.x - b.min.x, 1e-3f), bh = std::max(b.max.y - b.min.y, 1e-3f);
+  const float margin = 16.0f * app.pixel_ratio;
+  float left = 0.0f, top = 0.0f;  // pixels the panel takes from the left / the top
+  if (app.panel_open) {
+    for (const auto& r : app.ui_rects) {
+      left = std::max(left, (r[0] + r[2]) * app.pixel_ratio);
+      top = std::max(top, (r[1] + r[3]) * app.pixel_ratio);
+    }
+  }
+  // Beside the panel (landscape), else below it (portrait), else under it.
+  if (left > 0.45f * dw) left = 0.0f;
+  else top = 0.0f;
+  if (top > 0.55f * dh) top = 0.0f;
+  app.view.width = std::max(dw, 1);
+  app.view.height = std::max(dh, 1);
+  app.view.scale = std::max(std::min((dw - left - 2 * margin) / bw, (dh - top - 2 * margin) / bh), 1e-3f);
+  app.view.center = 0.5f * (b.min + b.max) - glm::vec2(0.5f * left, -0.5f * top) / app.view.scale;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Scene and parameters
+// ---------------------------------------------------------------------------
+std::vector<std::pair<std::string, float>> override_list(const App& app) {
+  return {app.overrides.begin(), app.overrides.end()};
+}
+
+bool load(App& app, const std::string& scene, int particles) {
+  const tidepool::SceneInfo* info = tidepool::find_scene(scene);
+  if (!info) {
+    warn("unknown scene \"" + scene.substr(0, 40) + "\" ignored");
+    return false;
+  }
+  if (scene != app.scene) app.overrides.clear();  // tweaks belong to one scene
+  const int n = particles > 0 ? particles : info->default_particles;
+  tidepool::World fresh;
+  std::string error;
+  tidepool::SceneSetup setup;
+  setup.particles = n;
+  setup.overrides = override_list(app);
+  if (!tidepool::load_scene(fresh, scene, setup, &error)) {
+    // A tweak may be what does not fit: try once more without them.
+    warn("scene " + scene + ": " + error);
+    if (app.overrides.empty()) return false;
+    app.overrides.clear();
+    setup.overrides.clear();
+    if (!tidepool::load_scene(fresh, scene, setup, &error)) {
+      warn("scene " + scene + ": " + error);
+      return false;
+    }
+  }
+  app.world = std::move(fresh);
+  app.scene = scene;
+  app.particles_requested = particles;
+  app.accumulator = 0.0;
+  app.stats.last = tidepool::FrameStats{};
+  app.stats.last.particles = app.world.count();
+  // Tools sized to the container.
+  const tidepool::Box& b = app.world.box();
+  const float size = std::min(b.max.x - b.min.x, b.max.y - b.min.y);
+  app.pointer_radius = 0.1f * size;
+  app.obstacle_radius = 0.015f * size;
+  return true;
+}
+
+bool set_param(App& app, const std::string& name, float value, std::string* error) {
+  const tidepool::ParamInfo* info = tidepool::find_param(name);
+  if (!info) {
+    *error = "unknown parameter \"" + name.substr(0, 40) + "\"";
+    return false;
+  }
+  if (!std::isfinite(value)) {
+    *error = name + ": not a finite number";
+    return false;
+  }
+  tidepool::Params p = app.world.params();
+  info->set(p, value);
+  const std::vector<std::string> problems = app.world.set_params(p);
+  if (!problems.empty()) {
+    *error = problems.front();
+    return false;
+  }
+  app.overrides[name] = info->get(app.world.params());
+  return true;
+}
+
+bool set_param_text(App& app, const std::string& name, const std::string& text, std::string* error) {
+  const tidepool::ParamInfo* info = tidepool::find_param(name);
+  if (!info) {
+    *error = "unknown parameter \"" + name.substr(0, 40) + "\"";
+    return false;
+  }
+  float value = 0.0f;
+  if (!tidepool::parse_param_value(*info, text, &value, error)) return false;
+  return set_param(app, name, value, error);
+}
+
+// ---------------------------------------------------------------------------
+// GL lifetime
+// ---------------------------------------------------------------------------
+namespace {
+const char* const kGlslVersion = "#version 300 es";
+
+bool gl_create(App& app, std::string* error) {
+  if (!app.renderer.init(error)) return false;
+  if (!ImGui_ImplOpenGL3_Init(kGlslVersion)) {
+    *error = "Dear ImGui's OpenGL backend failed to start";
+    return false;
+  }
+  app.gl_ready = true;
+  app.imgui_gl_objects = false;
+  return true;
+}
+}  // namespace
+
+void gl_lost(App& app) {
+  if (!app.gl_ready) return;
+  app.gl_ready = false;
+  // Every GL name died with the context: drop them without deleting.
+  ImGui_ImplOpenGL3_Shutdown();
+  app.renderer.forget();
+  release_all_contacts(app);
+}
+
+void gl_restored(App& app) {
+  if (app.gl_ready) return;
+  std::string error;
+  if (!gl_create(app, &error)) {
+    web_error("Could not rebuild the graphics after the context was restored: " + error);
+    return;
+  }
+  app.ui_scale = 0.0f;  // rebuild the font atlas on the next frame
+}
+
+// ---------------------------------------------------------------------------
+// The frame
+// ---------------------------------------------------------------------------
+namespace {
+
+void frame(App& app) {
+  const double now = now_ms();
+  const double frame_time = app.last_time_ms < 0.0 ? 0.0 : (now - app.last_time_ms) / 1000.0;
+  app.last_time_ms = now;
+
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) {
+    if (app.gl_ready) ImGui_ImplSDL2_ProcessEvent(&event);
+    if (event.type == SDL_QUIT) app.quit = true;
+    handle_event(app, event, app.gl_ready && ImGui::GetIO().WantCaptureMouse);
+  }
+  if (!app.gl_ready) return;  // context lost: nothing to draw with until it is back
+
+  update_sizes(app);
+  ImGui_ImplOpenGL3_NewFrame();
+  app.imgui_gl_objects = true;
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  draw_panel(app);
+
+  update_forces(app, static_cast<float>(std::min(frame_time, kMaxFrameTime)));
+  simulate(app, frame_time);
+  measure(app);
+
+  Frame f;
+  f.width = app.view.width;
+  f.height = app.view.height;
+  f.center = app.view.center;
+  f.scale = app.view.scale;
+  f.spacing = app.world.params().h / tidepool::kSupportPerSpacing;
+  for (const auto& [id, c] : app.contacts) {
+    if (c.captured) continue;
+    if (app.tool == Tool::Push) f.rings.push_back({c.world, app.pointer_radius, c.pull});
+    else if (app.tool == Tool::Erase) f.rings.push_back({c.world, eraser_radius(app), true});
+  }
+  app.renderer.draw(app.world, app.render, f);
+
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SDL_GL_SwapWindow(app.window);
+
+  const float cpu = static_cast<float>(now_ms() - now);
+  app.stats.frame_ms = app.stats.frame_ms == 0.0f ? cpu : 0.9f * app.stats.frame_ms + 0.1f * cpu;
+  ++app.stats.frame;
+  ++app.fps_window_frames;
+  if (now - app.fps_window_start >= 500.0) {
+    app.stats.fps = static_cast<float>(1000.0 * app.fps_window_frames / (now - app.fps_window_start));
+    app.fps_window_start = now;
+    app.fps_window_frames = 0;
+  }
+}
+
+#ifdef __EMSCRIPTEN__
+void frame_callback(void* arg) { frame(*static_cast<App*>(arg)); }
+#endif
+
+}  // namespace
+
+void set_awake(App& app, bool awake) {
+  if (awake == app.awake) return;
+  app.awake = awake;
+#ifdef __EMSCRIPTEN__
+  if (awake) emscripten_resume_main_loop();
+  else emscripten_pause_main_loop();
+#endif
+  // Resume where it was: the time asleep is not owed to the simulation.
+  app.last_time_ms = -1.0;
+  app.accumulator = 0.0;
+  if (!awake) release_all_contacts(app);
+}
+
+int run(int argc, char** argv) {
+  // On the web main() never returns (the browser owns the loop), so the
+  // app lives on the heap rather than in a stack frame that is abandoned.
+  auto* app = new App;
+  if (!parse_options(argc, argv, &app->options)) return 0;
+  app->paused = app->options.paused;
+  app->panel_open = !app->options.embed;
+  app->render.color = app->options.color;
+
+  SDL_SetMainReady();
+  // Touches arrive as finger events (each its own force); SDL also turns
+  // the first finger into mouse events, which only Dear ImGui uses.
+  SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "1");
+  SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0");
+#ifdef __EMSCRIPTEN__
+  // Keys only while the canvas has focus, so the page keeps its own.
+  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+#endif
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    web_error(std::string("Could not start SDL: ") + SDL_GetError());
+    return 1;
+  }
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+  app->window = SDL_CreateWindow("Tidepool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
+                                 SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  if (!app->window) {
+    web_error(std::string("Could not create the window: ") + SDL_GetError());
+    return 1;
+  }
+  SDL_GLContext context = SDL_GL_CreateContext(app->window);
+  if (!context) {
+    web_error(std::string("Could not create a WebGL 2 / OpenGL ES 3 context: ") + SDL_GetError());
+    return 1;
+  }
+  SDL_GL_MakeCurrent(app->window, context);
+#ifndef __EMSCRIPTEN__
+  SDL_GL_SetSwapInterval(1);  // the browser paces frames itself
+#endif
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no imgui.ini: nothing to write on the web, no litter natively
+  ImGui_ImplSDL2_InitForOpenGL(app->window, context);
+  std::string error;
+  if (!gl_create(*app, &error)) {
+    web_error("Could not set up the graphics: " + error);
+    return 1;
+  }
+
+  if (!load(*app, app->options.scene, app->options.particles) && !load(*app, "dam-break", 0)) {
+    web_error("Could not load a scene.");
+    return 1;
+  }
+  update_sizes(*app);
+
+#ifdef __EMSCRIPTEN__
+  web_started(*app);
+  emscripten_set_main_loop_arg(&frame_callback, app, 0, true);
+#else
+  while (!app->quit) {
+    frame(*app);
+    if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
+  }
+  std::printf("tidepool_app: %llu frames, %d particles, mean (%.3f, %.3f), %.1f fps\n",
+              static_cast<unsigned long long>(app->stats.frame), app->world.count(), app->stats.mean.x,
+              app->stats.mean.y, app->stats.fps);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  app->renderer.shutdown();
+  SDL_GL_DeleteContext(context);
+  SDL_DestroyWindow(app->window);
+  SDL_Quit();
+  delete app;
+#endif
+  return 0;
+}
+
+}  // namespace tidepool::app
+
+int main(int argc, char** argv) { return tidepool::app::run(argc, argv); }

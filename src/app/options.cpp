@@ -1,0 +1,99 @@
+// Tidepool app — options from the command line, or from the page's query
+// string (the shell passes ?scene=drop as --scene drop). Every value is
+// checked here, once for both: a bad one is reported and ignored, never fatal.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+
+#include "app.h"
+
+namespace tidepool::app {
+
+void warn(const std::string& text) {
+#ifdef __EMSCRIPTEN__
+  // console.warn: visible in the browser console, and not an error.
+  emscripten_log(EM_LOG_CONSOLE | EM_LOG_WARN, "tidepool: %s", text.c_str());
+#else
+  std::fprintf(stderr, "tidepool: %s\n", text.c_str());
+#endif
+}
+
+namespace {
+
+// Quoted and cut short for messages: values come from URLs.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return out + (s.size() > 40 ? "...\"" : "\"");
+}
+
+bool parse_bool(const std::string& s, bool* out) {
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return *out = true, true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return *out = false, true;
+  return false;
+}
+
+bool parse_int(const std::string& s, int lo, int hi, int* out) {
+  if (s.empty() || s.size() > 9) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  const long v = std::strtol(s.c_str(), nullptr, 10);
+  if (v < lo || v > hi) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+void usage() {
+  std::printf(
+      "usage: tidepool_app [--scene NAME] [--particles N] [--color MODE] [--paused] [--embed]\n"
+      "                    [--frames N]\n"
+      "  --scene      one of:");
+  for (const tidepool::SceneInfo& s : tidepool::scenes()) std::printf(" %s", s.name);
+  std::printf("\n  --particles  %d..%d (default: the scene's)\n", kMinParticles, tidepool::kMaxParticles);
+  std::printf("  --color      water, speed, density, pressure, surface or liquid\n");
+  std::printf("  --paused     start paused (also --paused 0/1)\n");
+  std::printf("  --embed      start with the panel folded behind a button\n");
+  std::printf("  --frames     quit after N frames (smoke tests)\n");
+}
+
+}  // namespace
+
+bool parse_options(int argc, char** argv, Options* o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string key = argv[i];
+    if (key == "-h" || key == "--help") {
+      usage();
+      return false;
+    }
+    // Flags may stand alone (--paused) or take a value (--paused 0).
+    const bool has_value = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0;
+    const std::string value = has_value ? argv[i + 1] : "";
+    if (has_value) ++i;
+    if (key == "--scene") {
+      if (tidepool::find_scene(value)) o->scene = value;
+      else warn("unknown scene " + quoted(value) + " ignored (using " + o->scene + ")");
+    } else if (key == "--particles") {
+      if (!parse_int(value, kMinParticles, tidepool::kMaxParticles, &o->particles))
+        warn("particles " + quoted(value) + " ignored: expected a whole number in " +
+             std::to_string(kMinParticles) + ".." + std::to_string(tidepool::kMaxParticles));
+    } else if (key == "--color") {
+      if (!parse_color_mode(value, &o->color))
+        warn("color " + quoted(value) + " ignored: expected water, speed, density, pressure, surface or liquid");
+    } else if (key == "--paused" || key == "--embed") {
+      bool& flag = key == "--paused" ? o->paused : o->embed;
+      if (!has_value) flag = true;
+      else if (!parse_bool(value, &flag)) warn(key.substr(2) + " " + quoted(value) + " ignored: expected 1 or 0");
+    } else if (key == "--frames") {
+      if (!parse_int(value, 1, 1000000000, &o->frames)) warn("frames " + quoted(value) + " ignored");
+    } else {
+      warn("unknown option " + quoted(key) + " ignored");
+    }
+  }
+  return true;
+}
+
+}  // namespace tidepool::app

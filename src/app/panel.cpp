@@ -1,0 +1,291 @@
+// Tidepool app — the Dear ImGui panel. Every engine parameter's widget,
+// range and tooltip comes from tidepool::param_table(): nothing about the
+// parameters is written here.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+
+#include "app.h"
+
+namespace tidepool::app {
+
+namespace {
+
+constexpr int kParticleSliderMax = 40000;  // Ctrl+click the slider to type up to kMaxParticles
+
+void remember_window(App& app) {
+  const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+  app.ui_rects.push_back({p.x, p.y, s.x, s.y});
+}
+
+void tooltip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+std::vector<std::string> split_choices(const char* choices) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char* c = choices ? choices : ""; *c; ++c) {
+    if (*c == '|') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += *c;
+    }
+  }
+  if (!cur.empty() || !out.empty()) out.push_back(cur);
+  return out;
+}
+
+void stats_section(App& app) {
+  const Stats& s = app.stats;
+  const tidepool::FrameStats& f = s.last;
+  ImGui::Text("%.0f fps  sim %.1f ms  %d substeps", s.fps, s.sim_ms, s.substeps);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("whole frame on the CPU: %.2f ms (simulation, drawing calls, panel)", s.frame_ms);
+  ImGui::Text("%d particles  t %.2f s  dt %.2f ms", app.world.count(), app.world.time(), 1000.0f * f.dt);
+  ImGui::Text("density error %.3f%% (max %.2f%%)", 100.0f * f.mean_density_error, 100.0f * f.max_density_error);
+  if (app.world.params().solver == tidepool::Solver::DFSPH)
+    ImGui::Text("iterations %d (+%d divergence)", f.solver_iterations, f.divergence_iterations);
+  const ImVec4 amber(1.0f, 0.7f, 0.3f, 1.0f);
+  if (f.substep_cap_hit) ImGui::TextColored(amber, "slow motion: more substeps needed than max_substeps");
+  if (f.contained) ImGui::TextColored(amber, "safety net caught %d particles", f.contained_particles);
+}
+
+void scene_section(App& app) {
+  if (ImGui::Button(app.paused ? "Resume" : "Pause")) app.paused = !app.paused;
+  tooltip("Space");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!app.paused);
+  if (ImGui::Button("Step")) app.step_once = true;
+  ImGui::EndDisabled();
+  tooltip("One substep while paused (S)");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) load(app, app.scene, app.particles_requested);
+  tooltip("Restart the scene, keeping your parameter changes (R)");
+
+  const tidepool::SceneInfo* current = tidepool::find_scene(app.scene);
+  if (ImGui::BeginCombo("scene", app.scene.c_str())) {
+    for (const tidepool::SceneInfo& info : tidepool::scenes()) {
+      if (ImGui::Selectable(info.name, app.scene == info.name)) load(app, info.name, 0);
+      tooltip(info.description);
+    }
+    ImGui::EndCombo();
+  }
+  if (current) tooltip(current->description);
+
+  int particles = app.particles_requested > 0 ? app.particles_requested
+                                              : (current ? current->default_particles : 1000);
+  ImGui::SliderInt("particles", &particles, kMinParticles, kParticleSliderMax, "%d",
+                   ImGuiSliderFlags_Logarithmic);
+  particles = std::clamp(particles, kMinParticles, tidepool::kMaxParticles);
+  tooltip("Particles in the scene (rounded to its lattice); applied on release. Ctrl+click to type.");
+  if (ImGui::IsItemDeactivatedAfterEdit()) load(app, app.scene, particles);
+
+  int color = static_cast<int>(app.render.color);
+  if (ImGui::BeginCombo("colour", color_mode_name(app.render.color))) {
+    for (int i = 0; i < static_cast<int>(ColorMode::Count); ++i)
+      if (ImGui::Selectable(color_mode_name(static_cast<ColorMode>(i)), i == color))
+        app.render.color = static_cast<ColorMode>(i);
+    ImGui::EndCombo();
+  }
+  tooltip("water: particles, white where fast; speed, density (blue below rest, red above), pressure; "
+          "surface: particles the colour field marks as surface; liquid: a shaded fluid body");
+}
+
+void tool_section(App& app) {
+  int tool = static_cast<int>(app.tool);
+  ImGui::RadioButton("push", &tool, static_cast<int>(Tool::Push));
+  tooltip("Drag to push and stir; right button or Shift to pull. Every finger is its own force.");
+  ImGui::SameLine();
+  ImGui::RadioButton("draw", &tool, static_cast<int>(Tool::Draw));
+  tooltip("Drag to draw a wall; tap for a disc");
+  ImGui::SameLine();
+  ImGui::RadioButton("erase", &tool, static_cast<int>(Tool::Erase));
+  tooltip("Drag over obstacles to remove them");
+  if (tool != static_cast<int>(app.tool)) {
+    release_all_contacts(app);
+    app.tool = static_cast<Tool>(tool);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("clear")) app.world.clear_obstacles();
+  tooltip("Remove every obstacle (Reset brings the scene's back)");
+  if (app.tool == Tool::Push) {
+    ImGui::SliderFloat("radius", &app.pointer_radius, 0.02f, 2.0f, "%.2f m", ImGuiSliderFlags_Logarithmic);
+    tooltip("Reach of a pointer");
+    ImGui::SliderFloat("strength", &app.pointer_strength, 0.0f, 400.0f, "%.0f m/s^2", ImGuiSliderFlags_Logarithmic);
+    tooltip("Push (or pull) acceleration at the pointer's centre");
+    ImGui::SliderFloat("stir", &app.pointer_stir, 0.0f, 60.0f, "%.1f /s");
+    tooltip("How fast the water under a pointer takes up the drag velocity");
+  } else {
+    ImGui::SliderFloat("thickness", &app.obstacle_radius, 0.005f, 0.5f, "%.3f m", ImGuiSliderFlags_Logarithmic);
+    tooltip("Radius of drawn walls (and of the eraser, doubled)");
+  }
+}
+
+void param_widget(App& app, const tidepool::ParamInfo& info) {
+  using Type = tidepool::ParamInfo::Type;
+  float value = info.get(app.world.params());
+  bool changed = false;
+  ImGui::PushID(info.name);
+  switch (info.type) {
+    case Type::Real: {
+      // Ranges over decades (viscosity, stiffness...) slide logarithmically.
+      if (info.min < 0.0f) {
+        // Signed ranges (gravity) are wide validity bounds: a slider across
+        // them is too coarse, so drag in steps of about 1 % of the value.
+        const float speed = std::max(0.01f * std::fabs(value), 0.01f);
+        changed = ImGui::DragFloat(info.name, &value, speed, info.min, info.max, "%.4g", ImGuiSliderFlags_AlwaysClamp);
+      } else {
+        const bool log = info.min == 0.0f ? info.max >= 10.0f : info.max / info.min >= 100.0f;
+        changed = ImGui::SliderFloat(info.name, &value, info.min, info.max, "%.4g",
+                                     ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
+      }
+      break;
+    }
+    case Type::Integer: {
+      int i = static_cast<int>(std::lround(value));
+      changed = ImGui::SliderInt(info.name, &i, static_cast<int>(info.min), static_cast<int>(info.max), "%d",
+                                 ImGuiSliderFlags_AlwaysClamp);
+      value = static_cast<float>(i);
+      break;
+    }
+    case Type::Bool: {
+      bool b = value != 0.0f;
+      changed = ImGui::Checkbox(info.name, &b);
+      value = b ? 1.0f : 0.0f;
+      break;
+    }
+    case Type::Choice: {
+      const std::vector<std::string> names = split_choices(info.choices);
+      const int cur = static_cast<int>(std::lround(value));
+      const char* shown = cur >= 0 && cur < static_cast<int>(names.size()) ? names[cur].c_str() : "?";
+      if (ImGui::BeginCombo(info.name, shown)) {
+        for (int k = 0; k < static_cast<int>(names.size()); ++k) {
+          if (ImGui::Selectable(names[k].c_str(), k == cur)) {
+            value = static_cast<float>(k);
+            changed = true;
+          }
+        }
+        ImGui::EndCombo();
+      }
+      break;
+    }
+  }
+  if (ImGui::IsItemHovered()) {
+    if (info.type == Type::Bool || info.type == Type::Choice)
+      ImGui::SetTooltip("%s", info.help);
+    else
+      ImGui::SetTooltip("%s\nrange %g .. %g", info.help, info.min, info.max);
+  }
+  if (changed) {
+    std::string error;
+    if (set_param(app, info.name, value, &error)) app.param_error.clear();
+    else app.param_error = error;
+  }
+  ImGui::PopID();
+}
+
+void params_section(App& app) {
+  if (ImGui::BeginCombo("preset", "apply...")) {
+    for (const tidepool::PresetInfo& preset : tidepool::presets()) {
+      if (ImGui::Selectable(preset.name)) {
+        tidepool::Params p = app.world.params();
+        tidepool::apply_preset(p, preset.name);
+        const std::vector<std::string> problems = app.world.set_params(p);
+        app.param_error = problems.empty() ? "" : problems.front();
+        if (problems.empty()) {
+          for (const tidepool::ParamInfo& info : tidepool::param_table()) {
+            const std::string name = info.name;
+            if (name != "h" && name != "mass") app.overrides[name] = info.get(app.world.params());
+          }
+        }
+      }
+      tooltip(preset.description);
+    }
+    ImGui::EndCombo();
+  }
+  tooltip("Named parameter sets (h and mass stay: the scene derives them)");
+  ImGui::SameLine();
+  if (ImGui::Button("scene defaults")) {
+    app.overrides.clear();
+    load(app, app.scene, app.particles_requested);
+  }
+  tooltip("Forget every change and reload the scene");
+  for (const tidepool::ParamInfo& info : tidepool::param_table()) param_widget(app, info);
+  if (!app.param_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", app.param_error.c_str());
+}
+
+void stages_section(const App& app) {
+  const tidepool::FrameStats& f = app.stats.last;
+  if (!f.timed) {
+    ImGui::TextDisabled("no timings yet");
+    return;
+  }
+  double total = 0.0;
+  for (double ms : f.stage_ms) total += ms;
+  for (int k = 0; k < tidepool::kStageCount; ++k) {
+    const float frac = total > 0.0 ? static_cast<float>(f.stage_ms[k] / total) : 0.0f;
+    char label[64];
+    std::snprintf(label, sizeof(label), "%.2f ms", f.stage_ms[k]);
+    ImGui::ProgressBar(frac, ImVec2(ImGui::GetFontSize() * 7.0f, 0.0f), label);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(tidepool::stage_name(k));
+  }
+}
+
+}  // namespace
+
+void draw_panel(App& app) {
+  app.ui_rects.clear();
+  const ImGuiIO& io = ImGui::GetIO();
+  const float em = ImGui::GetFontSize();
+  const float margin = 0.6f * em;
+
+  if (!app.panel_open) {
+    // Folded (embed=1, or closed): one small button in the corner.
+    ImGui::SetNextWindowPos(ImVec2(margin, margin));
+    ImGui::Begin("##unfold", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_NoBackground);
+    if (ImGui::Button("Tidepool >")) app.panel_open = true;
+    tooltip("Settings");
+    remember_window(app);
+    ImGui::End();
+    return;
+  }
+
+  // Sized by its content, never larger than the screen (it scrolls then).
+  ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Appearing);
+  // On a phone the open panel would cover the water: start folded to its title bar.
+  ImGui::SetNextWindowCollapsed(std::min(io.DisplaySize.x, io.DisplaySize.y) < 600.0f, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(10.0f * em, 0.0f),
+                                      ImVec2(io.DisplaySize.x - 2.0f * margin, io.DisplaySize.y - 2.0f * margin));
+  bool open = true;
+  if (ImGui::Begin("Tidepool", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::PushItemWidth(std::min(13.0f * em, 0.55f * io.DisplaySize.x));
+    stats_section(app);
+    ImGui::Separator();
+    scene_section(app);
+    ImGui::Separator();
+    tool_section(app);
+    if (ImGui::CollapsingHeader("Parameters")) params_section(app);
+    if (ImGui::CollapsingHeader("Stage timings")) stages_section(app);
+    if (ImGui::CollapsingHeader("Help")) {
+      ImGui::TextWrapped(
+          "Drag to push and stir the water; right-drag or Shift-drag pulls it. Each finger is its own "
+          "force. Space pauses, S steps, R resets. Hover a control for what it does.");
+    }
+    ImGui::PopItemWidth();
+  }
+  remember_window(app);
+  ImGui::End();
+  if (!open) app.panel_open = false;  // the close box folds it to the small button
+}
+
+}  // namespace tidepool::app

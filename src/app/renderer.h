@@ -1,0 +1,74 @@
+// Tidepool app — the renderer: container, particles (one instanced draw),
+// the liquid surface, obstacles and pointer rings. OpenGL ES 3.0 / WebGL 2.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gl.h"
+#include "tidepool/world.h"
+
+namespace tidepool::app {
+
+enum class ColorMode : int { Water = 0, Speed, Density, Pressure, Surface, Liquid, Count };
+const char* color_mode_name(ColorMode mode);
+bool parse_color_mode(std::string_view text, ColorMode* mode);
+
+struct RenderSettings {
+  ColorMode color = ColorMode::Water;
+  float particle_scale = 1.4f;  // drawn radius / half the particle spacing: overlap reads as water
+  bool show_pointers = true;
+};
+
+struct Ring {
+  glm::vec2 centre;
+  float radius;
+  bool pull;
+};
+
+struct Frame {
+  int width, height;          // framebuffer pixels
+  glm::vec2 center;           // world point at the centre
+  float scale;                // pixels per metre
+  std::vector<Ring> rings;    // active pointers
+  float spacing;              // particle spacing [m]
+};
+
+class Renderer {
+ public:
+  // Creates every GL object. Called again after a lost context is restored
+  // (the old names are dead then and are simply forgotten).
+  bool init(std::string* error);
+  void shutdown();
+  void forget() { *this = Renderer{}; }
+  void draw(const tidepool::World& world, const RenderSettings& settings, const Frame& frame);
+
+ private:
+  struct Program {
+    GLuint id = 0;
+    GLint u_scale = -1, u_offset = -1, u_radius = -1, u_range = -1, u_mode = -1, u_px = -1;
+    GLint u_field = -1, u_texel = -1, u_threshold = -1;
+  };
+  bool build(Program& p, const char* vs, const char* fs, std::string* error);
+  void upload_particles(const tidepool::World& world, ColorMode mode, float* lo, float* hi);
+  void ensure_field_target(int w, int h);
+  void draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o);
+
+  Program particles_, splat_, liquid_, shapes_;
+  GLuint quad_vbo_ = 0;
+  GLuint particle_vao_ = 0, x_vbo_ = 0, y_vbo_ = 0, value_vbo_ = 0;
+  GLuint shape_vao_ = 0, shape_vbo_ = 0;
+  GLuint empty_vao_ = 0;
+  GLuint field_fbo_ = 0, field_tex_ = 0;
+  int field_w_ = 0, field_h_ = 0;
+  int capacity_ = 0;
+  std::vector<float> values_;
+  std::vector<float> shape_data_;
+  // Colour ranges follow the data smoothly, so the colours do not flicker.
+  float range_hi_ = 0.0f;
+};
+
+}  // namespace tidepool::app

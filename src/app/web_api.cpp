@@ -1,0 +1,201 @@
+// Tidepool app — the JavaScript boundary. shell/index.html wraps these
+// EMSCRIPTEN_KEEPALIVE functions (through ccall) into window.tidepool and
+// the postMessage API. They take and return plain strings and numbers; the
+// page validates types, these validate values.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+
+#include "app.h"
+
+namespace tidepool::app {
+
+namespace {
+
+// JSON string literal: quotes, backslashes and control characters escaped.
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// JSON has no NaN or infinity.
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string stats_json(const App& app) {
+  const Stats& s = app.stats;
+  const tidepool::FrameStats& f = s.last;
+  std::string j = "{";
+  j += "\"frame\":" + std::to_string(s.frame);
+  j += ",\"particles\":" + std::to_string(app.world.count());
+  j += ",\"fps\":" + json_number(s.fps);
+  j += ",\"simMs\":" + json_number(s.sim_ms);
+  j += ",\"frameMs\":" + json_number(s.frame_ms);
+  j += ",\"mean\":{\"x\":" + json_number(s.mean.x) + ",\"y\":" + json_number(s.mean.y) + "}";
+  j += ",\"time\":" + json_number(app.world.time());
+  j += ",\"timeScale\":" + json_number(app.time_scale);
+  j += ",\"substeps\":" + std::to_string(s.substeps);
+  j += ",\"densityError\":" + json_number(f.mean_density_error);
+  j += ",\"maxDensityError\":" + json_number(f.max_density_error);
+  j += ",\"solverIterations\":" + std::to_string(f.solver_iterations);
+  j += ",\"kineticEnergy\":" + json_number(f.kinetic_energy);
+  j += ",\"maxSpeed\":" + json_number(f.max_speed);
+  j += ",\"scene\":" + json_string(app.scene);
+  j += ",\"color\":" + json_string(color_mode_name(app.render.color));
+  j += std::string(",\"paused\":") + (app.paused ? "true" : "false");
+  j += std::string(",\"awake\":") + (app.awake ? "true" : "false");
+  j += std::string(",\"panelOpen\":") + (app.panel_open ? "true" : "false");
+  j += std::string(",\"glReady\":") + (app.gl_ready ? "true" : "false");
+  j += ",\"obstacles\":" + std::to_string(app.world.obstacles().size());
+  j += ",\"box\":{\"min\":{\"x\":" + json_number(app.world.box().min.x) + ",\"y\":" +
+       json_number(app.world.box().min.y) + "},\"max\":{\"x\":" + json_number(app.world.box().max.x) +
+       ",\"y\":" + json_number(app.world.box().max.y) + "}}";
+  // The view, in CSS pixels, so a page (or a test) can map world to screen:
+  // x_css = width/2 + (x - centerX) * scale, y_css = height/2 - (y - centerY) * scale.
+  const float pr = app.pixel_ratio;
+  j += ",\"view\":{\"centerX\":" + json_number(app.view.center.x) + ",\"centerY\":" +
+       json_number(app.view.center.y) + ",\"scale\":" + json_number(app.view.scale / pr) +
+       ",\"width\":" + json_number(app.view.width / pr) + ",\"height\":" + json_number(app.view.height / pr) + "}";
+  j += ",\"pointers\":[";
+  for (size_t i = 0; i < s.pointers.size(); ++i) {
+    const PointerReport& p = s.pointers[i];
+    j += (i ? "," : "");
+    j += "{\"x\":" + json_number(p.position.x) + ",\"y\":" + json_number(p.position.y) +
+         ",\"affected\":" + std::to_string(p.affected) + ",\"vx\":" + json_number(p.velocity.x) +
+         ",\"vy\":" + json_number(p.velocity.y) + ",\"dragX\":" + json_number(p.drag.x) +
+         ",\"dragY\":" + json_number(p.drag.y) + "}";
+  }
+  j += "]}";
+  return j;
+}
+
+std::string info_json(const tidepool::Params& params) {
+  std::string j = "{\"scenes\":[";
+  bool first = true;
+  for (const tidepool::SceneInfo& s : tidepool::scenes()) {
+    j += (first ? "" : ",") + json_string(s.name);
+    first = false;
+  }
+  j += "],\"colors\":[";
+  for (int i = 0; i < static_cast<int>(ColorMode::Count); ++i)
+    j += (i ? "," : "") + json_string(color_mode_name(static_cast<ColorMode>(i)));
+  j += "],\"params\":[";
+  first = true;
+  for (const tidepool::ParamInfo& p : tidepool::param_table()) {
+    j += (first ? "" : ",") + std::string("{\"name\":") + json_string(p.name) + ",\"help\":" + json_string(p.help) +
+         ",\"min\":" + json_number(p.min) + ",\"max\":" + json_number(p.max) +
+         ",\"value\":" + json_number(p.get(params)) + "}";
+    first = false;
+  }
+  return j + "]}";
+}
+
+#ifdef __EMSCRIPTEN__
+
+namespace {
+// The one global: JavaScript calls in with no context, and the App lives
+// as long as the page.
+App* g_app = nullptr;
+std::string g_json;  // keeps the returned string alive until the next call
+}  // namespace
+
+void web_started(App& app) {
+  g_app = &app;
+  EM_ASM({
+    if (Module.tidepoolStarted) Module.tidepoolStarted();
+  });
+}
+
+void web_error(const std::string& text) {
+  EM_ASM(
+      {
+        var text = UTF8ToString($0);
+        if (Module.tidepoolError) Module.tidepoolError(text);
+        else console.warn('tidepool: ' + text);
+      },
+      text.c_str());
+}
+
+#else
+
+void web_started(App&) {}
+void web_error(const std::string& text) { warn(text); }
+
+#endif
+
+}  // namespace tidepool::app
+
+#ifdef __EMSCRIPTEN__
+using tidepool::app::g_app;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* tp_stats_json() {
+  if (!g_app) return "null";
+  tidepool::app::g_json = tidepool::app::stats_json(*g_app);
+  return tidepool::app::g_json.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tp_info_json() {
+  if (!g_app) return "null";
+  tidepool::app::g_json = tidepool::app::info_json(g_app->world.params());
+  return tidepool::app::g_json.c_str();
+}
+
+// Value as text: "0.5", "true", or a choice name ("tait").
+EMSCRIPTEN_KEEPALIVE int tp_set_param(const char* name, const char* value) {
+  if (!g_app || !name || !value) return 0;
+  std::string error;
+  if (tidepool::app::set_param_text(*g_app, name, value, &error)) return 1;
+  tidepool::app::warn("setParam: " + error);
+  return 0;
+}
+
+// "" reloads the current scene.
+EMSCRIPTEN_KEEPALIVE int tp_reset(const char* scene) {
+  if (!g_app) return 0;
+  const std::string name = scene && *scene ? scene : g_app->scene;
+  const int particles = name == g_app->scene ? g_app->particles_requested : 0;
+  return tidepool::app::load(*g_app, name, particles) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void tp_pause(int paused) {
+  if (g_app) g_app->paused = paused != 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void tp_set_awake(int awake) {
+  if (g_app) tidepool::app::set_awake(*g_app, awake != 0);
+}
+
+EMSCRIPTEN_KEEPALIVE void tp_gl_lost() {
+  if (g_app) tidepool::app::gl_lost(*g_app);
+}
+
+EMSCRIPTEN_KEEPALIVE void tp_gl_restored() {
+  if (g_app) tidepool::app::gl_restored(*g_app);
+}
+
+}  // extern "C"
+#endif

@@ -1,0 +1,283 @@
+// tidepool bench: throughput, per-stage cost, memory, and the 60-fps
+// capacity of every solver on the benchmark dam break (a 1.6 m x 2 m column
+// in a 4 m x 3 m tank, g = 10 m/s^2), plus the seed-000 reference measured
+// in the same run. Wall-clock numbers are noisy on a shared machine: compare
+// the ratios printed by one run, never numbers across runs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "reference.h"
+#include "tidepool/scenes.h"
+
+using namespace tidepool;
+
+namespace tidepool_cli {
+namespace {
+
+double now_ms(void* = nullptr) {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr float kFrame = 1.0f / 60.0f;
+constexpr double kBudgetMs = 1000.0 / 60.0;
+
+bool bench_world(World& w, int particles, const char* solver) {
+  std::string err;
+  SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
+  if (std::string(solver) == "muller2003") s.preset = "wcsph";
+  s.overrides.emplace_back("gravity_y", -10.0f);
+  if (!build_dam_break(w, 1.6f, 2.0f, 4.0f, 3.0f, s, &err)) {
+    std::fprintf(stderr, "tidepool bench: %s\n", err.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Pool height from the mean particle height (a flat pool of height H has
+// mean y = H/2), over the height that conserves the initial area.
+double height_ratio(const World& w) {
+  double sum = 0.0;
+  for (float y : w.particles().y) sum += y;
+  const double mean = w.count() ? sum / w.count() : 0.0;
+  const float s2 = w.params().mass / w.params().rest_density;
+  const double area = w.count() * static_cast<double>(s2);
+  return 2.0 * mean / (area / (w.box().max.x - w.box().min.x));
+}
+
+struct Measurement {
+  const char* solver;
+  int particles;
+  double neighbours, particle_steps_per_s, ms_per_step, bytes_per_particle, iterations;
+  std::array<double, kStageCount> stage_ms;
+};
+
+// Runs the collapse for `seconds` of simulated time after 0.25 s of warm-up
+// and measures what a step costs.
+bool measure(const char* solver, int particles, double seconds, Measurement* out) {
+  World w;
+  if (!bench_world(w, particles, solver)) return false;
+  for (double t = 0; t < 0.25; t += kFrame) w.advance(kFrame);
+  const Clock clock{&now_ms, nullptr};
+  long substeps = 0, iterations = 0;
+  double nb = 0.0;
+  std::array<double, kStageCount> stages{};
+  int frames = 0;
+  const double start = now_ms();
+  for (double t = 0; t < seconds; t += kFrame) {
+    const FrameStats st = w.advance(kFrame, clock);
+    substeps += st.substeps;
+    iterations += st.solver_iterations + st.divergence_iterations;
+    nb += st.mean_neighbours;
+    for (int k = 0; k < kStageCount; ++k) stages[k] += st.stage_ms[k];
+    ++frames;
+  }
+  const double ms = now_ms() - start;
+  Measurement& m = *out;
+  m.solver = solver;
+  m.particles = w.count();
+  m.neighbours = nb / frames;
+  m.ms_per_step = ms / static_cast<double>(substeps);
+  m.particle_steps_per_s = static_cast<double>(w.count()) * substeps / (ms / 1000.0);
+  m.bytes_per_particle = static_cast<double>(w.bytes_per_particle());
+  m.iterations = static_cast<double>(iterations) / static_cast<double>(substeps);
+  for (int k = 0; k < kStageCount; ++k) m.stage_ms[k] = stages[k] / static_cast<double>(substeps);
+  return true;
+}
+
+struct Capacity {
+  int particles = 0;
+  double median_ms = 0.0, height_ratio = 0.0;
+};
+
+// Median wall time of the 1/60 s frames over simulated seconds 1 to 6, or a
+// number over budget as soon as the median is known to be over it.
+double median_frame_ms(const char* solver, int particles, double* ratio) {
+  World w;
+  if (!bench_world(w, particles, solver)) return 1e9;
+  std::vector<double> times;
+  const int total = 300;  // frames in [1, 6] s
+  int over = 0;
+  double ratio_sum = 0.0;
+  int ratio_n = 0;
+  for (int f = 0; f < 360; ++f) {
+    const double t0 = now_ms();
+    w.advance(kFrame);
+    const double dt = now_ms() - t0;
+    if (f < 60) {
+      if (dt > 20 * kBudgetMs) return 1e9;  // hopeless, skip the rest
+      continue;
+    }
+    times.push_back(dt);
+    over += dt > kBudgetMs ? 1 : 0;
+    if (over > total / 2) return 2 * kBudgetMs;  // the median is over budget
+    if (f >= 330) {
+      ratio_sum += height_ratio(w);
+      ++ratio_n;
+    }
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  *ratio = ratio_sum / std::max(ratio_n, 1);
+  return times[times.size() / 2];
+}
+
+Capacity capacity(const char* solver, int start) {
+  Capacity best;
+  int lo = 0, hi = 0, n = start;
+  // Grow by doubling until over budget, then bisect to ~5 %.
+  while (true) {
+    double ratio = 0.0;
+    const double ms = median_frame_ms(solver, n, &ratio);
+    if (ms < kBudgetMs) {
+      best = Capacity{n, ms, ratio};
+      lo = n;
+      if (hi == 0) {
+        n *= 2;
+        if (n > kMaxParticles) break;
+        continue;
+      }
+    } else {
+      hi = n;
+      if (lo == 0) {
+        if (n <= 250) break;
+        n /= 2;
+        continue;
+      }
+    }
+    if (hi - lo <= std::max(lo / 20, 100)) break;
+    n = (lo + hi) / 2;
+  }
+  return best;
+}
+
+double reference_throughput(int particles, double seconds, double* neighbours) {
+  World w;
+  if (!bench_world(w, particles, "muller2003")) return 0.0;
+  for (double t = 0; t < 0.25; t += kFrame) w.advance(kFrame);
+  Reference ref(w);
+  const float dt = w.stable_dt();
+  const int steps = std::max(1, static_cast<int>(seconds / dt));
+  const double start = now_ms();
+  for (int k = 0; k < steps; ++k) ref.step(dt);
+  const double ms = now_ms() - start;
+  *neighbours = ref.mean_neighbours();
+  return static_cast<double>(w.count()) * steps / (ms / 1000.0);
+}
+
+}  // namespace
+
+int bench(int argc, char** argv) {
+  bool json = false, quick = false, do_capacity = true;
+  std::vector<int> sizes = {1000, 4000, 16000, 64000, 256000};
+  std::vector<const char*> solvers = {"dfsph", "muller2003"};
+  for (int k = 0; k < argc; ++k) {
+    const std::string a = argv[k];
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--quick") {
+      quick = true;
+    } else if (a == "--no-capacity") {
+      do_capacity = false;
+    } else if (a == "--solver" && k + 1 < argc) {
+      const std::string s = argv[++k];
+      if (s == "dfsph" || s == "muller2003") {
+        solvers = {s == "dfsph" ? "dfsph" : "muller2003"};
+      } else {
+        std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph or muller2003\n", s.c_str());
+        return 2;
+      }
+    } else if (a == "--sizes" && k + 1 < argc) {
+      sizes.clear();
+      std::string list = argv[++k];
+      size_t pos = 0;
+      while (pos <= list.size()) {
+        const size_t comma = list.find(',', pos);
+        const int v = std::atoi(list.substr(pos, comma - pos).c_str());
+        if (v < 1 || v > kMaxParticles) {
+          std::fprintf(stderr, "tidepool bench: --sizes: each must be in [1, %d]\n", kMaxParticles);
+          return 2;
+        }
+        sizes.push_back(v);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+    } else {
+      std::fprintf(stderr, "tidepool bench: '%s': unknown argument\n", a.c_str());
+      return 2;
+    }
+  }
+  if (quick) {
+    sizes = {1000, 4000};
+    do_capacity = false;
+  }
+  // Simulated time per measurement: enough steps to time, fewer for big runs.
+  auto seconds_for = [&](int n) { return quick ? 0.05 : (n <= 16000 ? 0.25 : n <= 64000 ? 0.1 : 0.05); };
+
+  if (!json) {
+    std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, one thread\n");
+    std::printf("%-11s %8s %6s %12s %9s %6s %6s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
+                "ms/step", "B/part", "iters", "ms/step per stage");
+  }
+  for (const char* solver : solvers) {
+    for (int n : sizes) {
+      Measurement m{};
+      if (!measure(solver, n, seconds_for(n), &m)) return 2;
+      if (json) {
+        std::printf("{\"solver\":\"%s\",\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
+                    "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,\"stage_ms\":{",
+                    m.solver, m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
+                    m.bytes_per_particle, m.iterations);
+        for (int k = 0; k < kStageCount; ++k)
+          std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
+        std::printf("}}\n");
+      } else {
+        std::printf("%-11s %8d %6.1f %12.3g %9.3f %6.0f %6.1f ", m.solver, m.particles, m.neighbours,
+                    m.particle_steps_per_s, m.ms_per_step, m.bytes_per_particle, m.iterations);
+        for (int k = 0; k < kStageCount; ++k) std::printf(" %s %.3f", stage_name(k), m.stage_ms[k]);
+        std::printf("\n");
+      }
+      std::fflush(stdout);
+    }
+  }
+  // The reference, at the sizes it can manage in reasonable time.
+  double ref_best = 0.0, ref_nb = 0.0, ours = 0.0;
+  const int ref_size = quick ? 1000 : 16000;
+  ref_best = reference_throughput(ref_size, quick ? 0.02 : 0.05, &ref_nb);
+  {
+    Measurement m{};
+    if (!measure("muller2003", ref_size, quick ? 0.02 : 0.05, &m)) return 2;
+    ours = m.particle_steps_per_s;
+  }
+  const double ratio = ref_best > 0 ? ours / ref_best : 0.0;
+  std::vector<std::pair<const char*, Capacity>> caps;
+  if (do_capacity)
+    for (const char* solver : solvers) caps.emplace_back(solver, capacity(solver, 2000));
+  if (json) {
+    std::printf("{\"capacity_60fps\":{");
+    for (size_t k = 0; k < caps.size(); ++k)
+      std::printf("%s\"%s\":%d", k ? "," : "", caps[k].first, caps[k].second.particles);
+    std::printf("},\"capacity_height_ratio\":{");
+    for (size_t k = 0; k < caps.size(); ++k)
+      std::printf("%s\"%s\":%.4f", k ? "," : "", caps[k].first, caps[k].second.height_ratio);
+    std::printf("},\"reference_particles\":%d,\"reference_neighbours\":%.2f,"
+                "\"reference_particle_steps_per_s\":%.0f,\"ratio\":%.2f}\n",
+                ref_size, ref_nb, ref_best, ratio);
+  } else {
+    std::printf("\nreference (seed 000 algorithm, hash map + neighbour lists) at %d particles: "
+                "%.3g particle-steps/s; muller2003 here: %.3g; ratio %.2f\n",
+                ref_size, ref_best, ours, ratio);
+    for (const auto& [solver, c] : caps)
+      std::printf("60-fps capacity %-11s %7d particles (median frame %.1f ms, pool height %.1f %% "
+                  "of the area-conserving height at t = 5.5-6 s)\n",
+                  solver, c.particles, c.median_ms, 100.0 * c.height_ratio);
+  }
+  return 0;
+}
+
+}  // namespace tidepool_cli

@@ -1,0 +1,294 @@
+// tidepool — headless runner of the Tidepool SPH core.
+//
+//   tidepool scenes
+//   tidepool params
+//   tidepool run --scene NAME [--particles N] [--time S] [--preset P]
+//                [--set key=value ...] [--dump FILE.csv] [--dump-every S]
+//                [--stats FILE.jsonl]
+//   tidepool bench [--json] [--quick] [--sizes 1000,4000,...]
+//
+// Exit status: 0 done, 1 an output file could not be written, 2 bad
+// arguments or parameters (one line per problem on stderr).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "tidepool/params.h"
+#include "tidepool/scenes.h"
+#include "tidepool/world.h"
+
+using namespace tidepool;
+
+namespace {
+
+const char* kUsage =
+    "usage: tidepool scenes\n"
+    "       tidepool params\n"
+    "       tidepool run --scene NAME [--particles N] [--time SECONDS] [--preset NAME]\n"
+    "                    [--set key=value ...] [--dump FILE.csv] [--dump-every SECONDS]\n"
+    "                    [--stats FILE.jsonl]\n"
+    "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]\n";
+
+int list_scenes() {
+  for (const SceneInfo& s : scenes())
+    std::printf("%-14s %6d  %s\n", s.name, s.default_particles, s.description);
+  return 0;
+}
+
+int list_params() {
+  const Params defaults;
+  std::printf("%-18s %-12s %-24s %s\n", "name", "default", "range", "meaning");
+  for (const ParamInfo& p : param_table()) {
+    std::string range;
+    if (p.type == ParamInfo::Type::Choice) {
+      range = p.choices;
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "[%g, %g]", static_cast<double>(p.min),
+                    static_cast<double>(p.max));
+      range = buf;
+    }
+    std::printf("%-18s %-12s %-24s %s\n", p.name, format_param_value(p, p.get(defaults)).c_str(),
+                range.c_str(), p.help);
+  }
+  std::printf("\npresets (--preset NAME):\n");
+  for (const PresetInfo& p : presets()) std::printf("  %-10s %s\n", p.name, p.description);
+  std::printf("\nh and mass are derived by each scene from its particle spacing unless set.\n");
+  return 0;
+}
+
+// Parses a whole non-negative number of seconds or count; false on junk.
+bool parse_number(const char* text, double* out) {
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+double steady_ms(void*) {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+// A file written under a temporary name and renamed only when complete, so a
+// failed run never leaves a file that looks finished.
+struct AtomicFile {
+  std::string path, tmp;
+  FILE* f = nullptr;
+  bool open(const std::string& p) {
+    path = p;
+    tmp = p + ".partial";
+    f = std::fopen(tmp.c_str(), "w");
+    return f != nullptr;
+  }
+  bool commit() {
+    if (!f) return true;
+    const bool ok = std::fflush(f) == 0 && !std::ferror(f);
+    std::fclose(f);
+    f = nullptr;
+    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+    return true;
+  }
+  ~AtomicFile() {
+    if (f) {
+      std::fclose(f);
+      std::remove(tmp.c_str());
+    }
+  }
+};
+
+void dump_frame(FILE* f, const World& w) {
+  const Particles& p = w.particles();
+  const double t = w.time();
+  for (int i = 0; i < p.size(); ++i) {
+    std::fprintf(f, "%.6f,%u,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g\n", t, p.id[i],
+                 static_cast<double>(p.x[i]), static_cast<double>(p.y[i]),
+                 static_cast<double>(p.vx[i]), static_cast<double>(p.vy[i]),
+                 static_cast<double>(p.density[i]), static_cast<double>(p.pressure[i]));
+  }
+}
+
+void write_stats(FILE* f, long frame, const FrameStats& s) {
+  std::fprintf(f,
+               "{\"frame\":%ld,\"t\":%.6f,\"particles\":%d,\"substeps\":%d,\"dt\":%.6g,"
+               "\"max_density_error\":%.6g,\"mean_density_error\":%.6g,\"max_speed\":%.6g,"
+               "\"kinetic_energy\":%.6g,\"mean_neighbours\":%.4g,\"solver_iterations\":%d,"
+               "\"divergence_iterations\":%d,\"solver_error\":%.6g,\"substep_cap_hit\":%s,"
+               "\"contained\":%s,\"contained_particles\":%d,\"stage_ms\":{",
+               frame, s.time, s.particles, s.substeps, static_cast<double>(s.dt),
+               static_cast<double>(s.max_density_error), static_cast<double>(s.mean_density_error),
+               static_cast<double>(s.max_speed), s.kinetic_energy,
+               static_cast<double>(s.mean_neighbours), s.solver_iterations,
+               s.divergence_iterations, static_cast<double>(s.solver_error),
+               s.substep_cap_hit ? "true" : "false", s.contained ? "true" : "false",
+               s.contained_particles);
+  for (int k = 0; k < kStageCount; ++k)
+    std::fprintf(f, "%s\"%s\":%.4f", k ? "," : "", stage_name(k), s.stage_ms[k]);
+  std::fprintf(f, "}}\n");
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> problems;
+  std::string scene, dump_path, stats_path;
+  SceneSetup setup;
+  double seconds = 5.0, dump_every = 0.1;
+  auto need_value = [&](int& k) -> const char* {
+    if (k + 1 >= argc) {
+      problems.push_back(std::string(argv[k]) + ": missing value");
+      return nullptr;
+    }
+    return argv[++k];
+  };
+  for (int k = 0; k < argc; ++k) {
+    const std::string a = argv[k];
+    double v = 0.0;
+    if (a == "--scene") {
+      if (const char* s = need_value(k)) scene = s;
+    } else if (a == "--particles") {
+      if (const char* s = need_value(k)) {
+        if (!parse_number(s, &v) || v != std::floor(v) || v < 1 || v > kMaxParticles)
+          problems.push_back("--particles " + std::string(s) + ": must be a whole number in [1, " +
+                             std::to_string(kMaxParticles) + "]");
+        else
+          setup.particles = static_cast<int>(v);
+      }
+    } else if (a == "--time") {
+      if (const char* s = need_value(k)) {
+        if (!parse_number(s, &v) || v < 0 || v > 1e5)
+          problems.push_back("--time " + std::string(s) + ": must be seconds in [0, 100000]");
+        else
+          seconds = v;
+      }
+    } else if (a == "--dump-every") {
+      if (const char* s = need_value(k)) {
+        if (!parse_number(s, &v) || v <= 0 || v > 1e5)
+          problems.push_back("--dump-every " + std::string(s) + ": must be seconds in (0, 100000]");
+        else
+          dump_every = v;
+      }
+    } else if (a == "--preset") {
+      if (const char* s = need_value(k)) setup.preset = s;
+    } else if (a == "--dump") {
+      if (const char* s = need_value(k)) dump_path = s;
+    } else if (a == "--stats") {
+      if (const char* s = need_value(k)) stats_path = s;
+    } else if (a == "--set") {
+      const char* s = need_value(k);
+      if (!s) continue;
+      const std::string kv = s;
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) {
+        problems.push_back("--set " + kv + ": expected key=value");
+        continue;
+      }
+      const std::string key = kv.substr(0, eq);
+      const ParamInfo* info = find_param(key);
+      if (!info) {
+        problems.push_back("--set " + kv + ": unknown parameter '" + key +
+                           "' (see `tidepool params`)");
+        continue;
+      }
+      float value = 0.0f;
+      std::string err;
+      if (!parse_param_value(*info, kv.substr(eq + 1), &value, &err)) {
+        problems.push_back("--set " + err);
+        continue;
+      }
+      setup.overrides.emplace_back(key, value);
+    } else {
+      problems.push_back("'" + a + "': unknown argument");
+    }
+  }
+  if (scene.empty()) problems.push_back("--scene: required (see `tidepool scenes`)");
+  World world;
+  if (problems.empty()) {
+    std::string err;
+    if (!load_scene(world, scene, setup, &err)) {
+      size_t start = 0;
+      while (start <= err.size()) {
+        const size_t nl = err.find('\n', start);
+        problems.push_back(err.substr(start, nl - start));
+        if (nl == std::string::npos) break;
+        start = nl + 1;
+      }
+    }
+  }
+  if (!problems.empty()) {
+    for (const std::string& p : problems) std::fprintf(stderr, "tidepool: %s\n", p.c_str());
+    std::fprintf(stderr, "%s", kUsage);
+    return 2;
+  }
+
+  AtomicFile dump, stats;
+  if (!dump_path.empty() && !dump.open(dump_path)) {
+    std::fprintf(stderr, "tidepool: --dump %s: cannot write\n", dump_path.c_str());
+    return 1;
+  }
+  if (!stats_path.empty() && !stats.open(stats_path)) {
+    std::fprintf(stderr, "tidepool: --stats %s: cannot write\n", stats_path.c_str());
+    return 1;
+  }
+  if (dump.f) {
+    std::fprintf(dump.f, "t,id,x,y,vx,vy,density,pressure\n");
+    dump_frame(dump.f, world);
+  }
+  const double frame = 1.0 / 60.0;
+  const long frames = static_cast<long>(std::ceil(seconds / frame - 1e-9));
+  double next_dump = dump_every;
+  const Clock clock{&steady_ms, nullptr};
+  FrameStats last;
+  int contained_frames = 0;
+  for (long f = 1; f <= frames; ++f) {
+    last = world.advance(static_cast<float>(frame), clock);
+    contained_frames += last.contained ? 1 : 0;
+    if (stats.f) write_stats(stats.f, f, last);
+    if (dump.f && world.time() + 1e-9 >= next_dump) {
+      dump_frame(dump.f, world);
+      next_dump += dump_every;
+    }
+  }
+  if (!dump.commit()) {
+    std::fprintf(stderr, "tidepool: --dump %s: write failed\n", dump_path.c_str());
+    return 1;
+  }
+  if (!stats.commit()) {
+    std::fprintf(stderr, "tidepool: --stats %s: write failed\n", stats_path.c_str());
+    return 1;
+  }
+  std::printf(
+      "%s: %d particles, t = %.3f s, mean density error %.3f %%, max speed %.2f m/s, "
+      "%d substeps in the last frame, %d frames contained by the safety net, hash %016llx\n",
+      scene.c_str(), last.particles, world.time(), 100.0 * last.mean_density_error,
+      static_cast<double>(last.max_speed), last.substeps, contained_frames,
+      static_cast<unsigned long long>(world.state_hash()));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "%s", kUsage);
+    return 2;
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "scenes") return list_scenes();
+  if (cmd == "params") return list_params();
+  if (cmd == "run") return run(argc - 2, argv + 2);
+  if (cmd == "bench") return tidepool_cli::bench(argc - 2, argv + 2);
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  std::fprintf(stderr, "tidepool: '%s': unknown command\n%s", cmd.c_str(), kUsage);
+  return 2;
+}

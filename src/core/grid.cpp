@@ -1,0 +1,52 @@
+#include "tidepool/grid.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tidepool {
+
+void Grid::build(const float* x, const float* y, int n, float radius) {
+  n_ = n;
+  float xmin = 0.0f, xmax = 0.0f, ymin = 0.0f, ymax = 0.0f;
+  if (n > 0) {
+    xmin = xmax = x[0];
+    ymin = ymax = y[0];
+    for (int i = 1; i < n; ++i) {
+      xmin = std::min(xmin, x[i]);
+      xmax = std::max(xmax, x[i]);
+      ymin = std::min(ymin, y[i]);
+      ymax = std::max(ymax, y[i]);
+    }
+  }
+  // A hair wider than the radius: a pair at distance exactly `radius` whose
+  // cell coordinates round apart still lands in adjacent cells.
+  cell_ = radius * 1.0001f;
+  const double max_cells = 4.0 * n + 4096.0;
+  const double w = static_cast<double>(xmax) - xmin, hgt = static_cast<double>(ymax) - ymin;
+  while ((w / cell_ + 3.0) * (hgt / cell_ + 3.0) > max_cells) cell_ *= 2.0f;
+  inv_cell_ = 1.0f / cell_;
+  x0_ = xmin;
+  y0_ = ymin;
+  // One empty ring of cells on every side, so a 3x3 block never leaves the grid.
+  nx_ = static_cast<int>(w / cell_) + 3;
+  ny_ = static_cast<int>(hgt / cell_) + 3;
+  const int cells = nx_ * ny_;
+
+  // Counting sort: histogram, exclusive prefix sum, scatter. Stable, so equal
+  // cells keep their previous relative order (determinism).
+  start_.assign(static_cast<size_t>(cells) + 1, 0);
+  cell_index_.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const int c = cell_of(x[i], y[i]);
+    cell_index_[i] = c;
+    ++start_[c + 1];
+  }
+  for (int c = 0; c < cells; ++c) start_[c + 1] += start_[c];
+  order_.resize(static_cast<size_t>(n));
+  // Scatter with a moving cursor per cell; start_ is restored afterwards.
+  for (int i = 0; i < n; ++i) order_[start_[cell_index_[i]]++] = i;
+  for (int c = cells; c > 0; --c) start_[c] = start_[c - 1];
+  start_[0] = 0;
+}
+
+}  // namespace tidepool

@@ -1,0 +1,81 @@
+// Tidepool — uniform grid for the neighbour search.
+//
+// Cells are (at least) one support radius wide, so every neighbour of a point
+// lies in the 3x3 block of cells around it. Points are binned by a counting
+// sort (Green 2008, "Particle Simulation using CUDA"): after build() the
+// caller reorders its arrays by order(), and each cell's points are then one
+// contiguous range. Row-major cells make the three cells of a block row one
+// contiguous range too, so a neighbour query is three index ranges.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tidepool {
+
+class Grid {
+ public:
+  // Bins n points. Cells have side >= radius and cover the points' bounding
+  // box (any size, any sign of coordinates) plus one empty ring, so queries
+  // never test bounds. When the box would need more than ~4n + 4096 cells the
+  // side grows (still correct, only slower). order()[k] is the index of the
+  // point that goes to sorted position k.
+  void build(const float* x, const float* y, int n, float radius);
+
+  const std::vector<int>& order() const { return order_; }
+  float cell_size() const { return cell_; }
+  int columns() const { return nx_; }
+  int rows() const { return ny_; }
+
+  // Cell of a point that was part of build().
+  int cell_of(float x, float y) const {
+    int cx = static_cast<int>((x - x0_) * inv_cell_) + 1;
+    int cy = static_cast<int>((y - y0_) * inv_cell_) + 1;
+    cx = cx < 1 ? 1 : (cx > nx_ - 2 ? nx_ - 2 : cx);
+    cy = cy < 1 ? 1 : (cy > ny_ - 2 ? ny_ - 2 : cy);
+    return cy * nx_ + cx;
+  }
+
+  // Calls f(begin, end) for the three sorted-index ranges that cover the 3x3
+  // block of cells around (x, y).
+  template <class F>
+  void for_each_range(float x, float y, F&& f) const {
+    const int c = cell_of(x, y);
+    for (int row = -1; row <= 1; ++row) {
+      const int first = c + row * nx_ - 1;
+      const int begin = start_[first];
+      const int end = start_[first + 3];
+      if (begin < end) f(begin, end);
+    }
+  }
+
+  // Visits every unordered pair (i, j), i < j in sorted order, with squared
+  // distance <= radius^2, exactly once. Positions are the sorted arrays.
+  template <class F>
+  void for_each_pair(const float* x, const float* y, float radius, F&& f) const {
+    const float r2 = radius * radius;
+    for (int i = 0; i < n_; ++i) {
+      for_each_range(x[i], y[i], [&](int begin, int end) {
+        for (int j = begin < i + 1 ? i + 1 : begin; j < end; ++j) {
+          const float dx = x[i] - x[j], dy = y[i] - y[j];
+          if (dx * dx + dy * dy <= r2) f(i, j);
+        }
+      });
+    }
+  }
+
+  size_t bytes() const {
+    return (start_.capacity() + order_.capacity() + cell_index_.capacity()) * sizeof(int);
+  }
+
+ private:
+  int n_ = 0;
+  int nx_ = 0, ny_ = 0;
+  float x0_ = 0.0f, y0_ = 0.0f, cell_ = 1.0f, inv_cell_ = 1.0f;
+  std::vector<int> start_;       // nx*ny + 1 prefix sums
+  std::vector<int> order_;       // sorted position -> original index
+  std::vector<int> cell_index_;  // per original point
+};
+
+}  // namespace tidepool

@@ -1,0 +1,86 @@
+// Tidepool — SPH smoothing kernels in 2D.
+//
+// Müller, Charypar & Gross 2003 (section 3.5) print the 3D constants. In 2D
+// each kernel is renormalised so that it integrates to one over the disc of
+// radius h (kernels.cpp derives every constant). Gradients are returned as a
+// scalar g with grad W(r_vec) = g * r_vec, which makes grad W(-r) = -grad W(r)
+// exact in floating point.
+#pragma once
+
+#include <cmath>
+
+namespace tidepool {
+
+constexpr float kPi = 3.14159265358979323846f;
+
+// Müller 2003 kernels with 2D constants, for support radius h.
+struct MullerKernels {
+  explicit MullerKernels(float h);
+
+  float h, h2;
+  float poly6_c;       // W_poly6 = 4/(pi h^8) (h^2 - r^2)^3
+  float poly6_grad_c;  // grad W_poly6 = -24/(pi h^8) (h^2 - r^2)^2 r_vec
+  float poly6_lap_c;   // lap W_poly6 = -48/(pi h^8) (h^2 - r^2)(h^2 - 3 r^2)
+  float spiky_c;       // W_spiky = 10/(pi h^5) (h - r)^3
+  float spiky_grad_c;  // grad W_spiky = -30/(pi h^5) (h - r)^2 r_vec / r
+  float visc_c;        // W_visc = 10/(3 pi h^2) (-r^3/2h^3 + r^2/h^2 + h/2r - 1)
+  float visc_lap_c;    // lap W_visc = 40/(pi h^5) (h - r)
+
+  // Density and colour field (eq. 20).
+  float poly6(float r2) const {
+    const float d = h2 - r2;
+    return r2 < h2 ? poly6_c * d * d * d : 0.0f;
+  }
+  float poly6_grad(float r2) const {
+    const float d = h2 - r2;
+    return r2 < h2 ? poly6_grad_c * d * d : 0.0f;
+  }
+  float poly6_laplacian(float r2) const {
+    return r2 < h2 ? poly6_lap_c * (h2 - r2) * (h2 - 3.0f * r2) : 0.0f;
+  }
+  // Pressure (eq. 21); r > 0.
+  float spiky(float r) const {
+    const float d = h - r;
+    return r < h ? spiky_c * d * d * d : 0.0f;
+  }
+  float spiky_grad(float r) const {
+    const float d = h - r;
+    return (r > 0.0f && r < h) ? spiky_grad_c * d * d / r : 0.0f;
+  }
+  // Viscosity (eq. 22).
+  float viscosity(float r) const {
+    if (r <= 0.0f || r >= h) return 0.0f;
+    const float q = r / h;
+    return visc_c * (-0.5f * q * q * q + q * q + 0.5f / q - 1.0f);
+  }
+  float viscosity_laplacian(float r) const { return r < h ? visc_lap_c * (h - r) : 0.0f; }
+};
+
+// Cubic spline (Monaghan 1992) in 2D with support radius h, the kernel of
+// the DFSPH solver: smooth second derivative, no clustering at rest.
+//   W(q) = 40/(7 pi h^2) * { 6(q^3 - q^2) + 1   0 <= q <= 1/2
+//                          { 2(1 - q)^3         1/2 < q <= 1
+struct CubicKernel {
+  explicit CubicKernel(float h);
+
+  float h, h2, inv_h;
+  float c;       // 40/(7 pi h^2)
+  float grad_c;  // 6 c / h
+
+  float value(float r) const {
+    const float q = r * inv_h;
+    if (q >= 1.0f) return 0.0f;
+    if (q <= 0.5f) return c * (6.0f * (q * q * q - q * q) + 1.0f);
+    const float d = 1.0f - q;
+    return c * 2.0f * d * d * d;
+  }
+  // grad W(r_vec) = grad(r) * r_vec; r > 0.
+  float grad(float r) const {
+    const float q = r * inv_h;
+    if (q >= 1.0f || r <= 0.0f) return 0.0f;
+    const float dwdq = q <= 0.5f ? (3.0f * q - 2.0f) * q : -(1.0f - q) * (1.0f - q);
+    return grad_c * dwdq / r;
+  }
+};
+
+}  // namespace tidepool

@@ -1,0 +1,134 @@
+// Tidepool — simulation parameters, their metadata and their validation.
+//
+// One table (param_table()) describes every tunable field: its short name,
+// meaning, unit and allowed range. The CLI (`tidepool params`, `--set`), the
+// ImGui panel and validate() are all generated from it, so a range or a
+// tooltip is written exactly once (the SPlisHSPlasH way).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tidepool {
+
+// Largest particle count a World holds.
+constexpr int kMaxParticles = 262144;
+
+// Pressure solver.
+enum class Solver : int {
+  // Weakly compressible SPH of Müller, Charypar & Gross 2003 (the seeds):
+  // explicit pressure from an equation of state, tiny time steps.
+  Muller2003 = 0,
+  // Divergence-free SPH, Bender & Koschier 2015: iterative pressure that holds
+  // the density within a tolerance at large time steps. The default.
+  DFSPH = 1,
+};
+
+// Equation of state for the Müller 2003 solver.
+enum class Eos : int {
+  IdealGas = 0,  // p = k (rho - rho0)                       (seeds 001-004)
+  Tait = 1,      // p = (k rho0 / 7) ((rho / rho0)^7 - 1)    (seeds 000, 004)
+};
+
+// Discretisation of the pressure force for the Müller 2003 solver.
+enum class PressureForce : int {
+  // -m_i sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) grad W: pairwise antisymmetric,
+  // conserves linear momentum exactly (seed 002, Monaghan 1992). Default.
+  Symmetric = 0,
+  // -sum_j m_j (p_i + p_j) / (2 rho_j) grad W, Müller 2003 eq. 10.
+  Muller = 1,
+};
+
+// Time integrator for the Müller 2003 solver (DFSPH always uses symplectic
+// Euler, which its derivation assumes).
+enum class Integrator : int {
+  SymplecticEuler = 0,  // v += a dt; x += v dt                      (seed 002)
+  Leapfrog = 1,         // half-step velocities, averaged for output (seed 000)
+};
+
+struct Params {
+  Solver solver = Solver::DFSPH;
+
+  // Discretisation. Scenes derive h and mass from the particle count.
+  float h = 0.05f;               // kernel support radius [m]
+  float mass = 0.64f;            // particle mass [kg] (2D: rho0 * spacing^2)
+  float rest_density = 1000.0f;  // rho0 [kg/m^2]
+
+  // Müller 2003 solver.
+  float stiffness = 400.0f;  // k [m^2/s^2] = squared speed of sound of the EOS
+  Eos eos = Eos::Tait;
+  PressureForce pressure_force = PressureForce::Symmetric;
+  Integrator integrator = Integrator::SymplecticEuler;
+  // Scale applied to negative pressures (0 = clamp to zero, 1 = seeds).
+  float negative_pressure = 0.0f;
+
+  // DFSPH solver.
+  float tolerance = 0.001f;        // mean density error to stop at (0.1 %)
+  int max_iterations = 100;        // cap on density-solver iterations
+  bool divergence_solver = true;   // also make the velocity divergence-free
+  float xsph = 0.05f;              // XSPH velocity smoothing factor
+
+  // Forces shared by both solvers.
+  float viscosity = 3.0f;           // mu, Müller 2003 eq. 14 [kg/s]
+  float surface_tension = 0.0f;     // sigma, Müller 2003 eq. 19 [N]
+  float surface_threshold = 5.0f;   // |n| above which the force acts [1/m]
+  float gravity_x = 0.0f;           // [m/s^2]
+  float gravity_y = -9.81f;         // [m/s^2]
+
+  // Container and obstacles.
+  float restitution = 0.0f;  // normal velocity kept (reversed) at a wall
+  float friction = 0.0f;     // tangential velocity removed at a wall
+  // Viscosity between the fluid and walls/obstacles [kg/s]: Müller's eq. 14
+  // with the wall as fluid at rest (no-slip). 0 = free slip.
+  float wall_viscosity = 80.0f;
+
+  // Time step.
+  float dt = 0.004f;          // fixed step, or the largest adaptive step [s]
+  bool adaptive_dt = true;    // CFL + force bound on top of dt
+  float cfl = 0.4f;           // lambda in dt <= lambda h / v_max (seed 002)
+  int max_substeps = 32;      // cap per advance(); time slows past it
+
+  // Safety net: speeds above this are clamped and flagged in stats [m/s].
+  float max_speed = 50.0f;
+};
+
+// Metadata for one field of Params.
+struct ParamInfo {
+  enum class Type { Real, Integer, Bool, Choice };
+  const char* name;     // short name for --set and the panel: "viscosity"
+  const char* help;     // one line: meaning and unit
+  Type type;
+  float min, max;       // allowed range, inclusive
+  const char* choices;  // Choice only: names separated by '|', index = value
+  float (*get)(const Params&);
+  void (*set)(Params&, float);
+};
+
+// Every tunable field, in display order.
+const std::vector<ParamInfo>& param_table();
+const ParamInfo* find_param(std::string_view name);
+
+// Parses "0.5", "true", or a choice name ("tait") into the stored value.
+// Returns false with a message when the text fits none of them.
+bool parse_param_value(const ParamInfo& info, std::string_view text, float* value,
+                       std::string* error);
+// Formats a value the way parse_param_value reads it back.
+std::string format_param_value(const ParamInfo& info, float value);
+
+// Every problem with p, one line each: field name, value, allowed range.
+// A particle count >= 0 is checked against kMaxParticles too ("particles").
+// Empty when everything is valid.
+std::vector<std::string> validate(const Params& p, int particle_count = -1);
+
+// Named parameter sets (everything except h and mass, which the scene derives
+// from its particle spacing).
+struct PresetInfo {
+  const char* name;
+  const char* description;
+};
+const std::vector<PresetInfo>& presets();
+// Applies preset `name` to p; false if unknown. h and mass are left as they are.
+bool apply_preset(Params& p, std::string_view name);
+
+}  // namespace tidepool

@@ -1,0 +1,264 @@
+// Tidepool — the 2D SPH world: particles, container, obstacles, emitters,
+// pointer forces, and the step.
+//
+// Data flows one way: Params + state -> advance()/step() -> state + stats.
+// The core reads no clock and owns no threads: stage timings come from a
+// clock the caller passes in, parallel loops go through a hook whose default
+// runs inline.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "tidepool/grid.h"
+#include "tidepool/params.h"
+
+namespace tidepool {
+
+// Named stages of one step, each timed into stats when a clock is given.
+enum Stage : int {
+  kStageNeighbours = 0,  // counting sort by grid cell
+  kStageDensity,         // density (and pressure for Müller 2003)
+  kStageForces,          // viscosity, surface tension, gravity, pointers
+  kStagePressure,        // pressure force or DFSPH density/divergence solves
+  kStageIntegrate,       // velocities and positions
+  kStageBoundaries,      // container, obstacles, emitters, sinks, safety net
+  kStageCount
+};
+const char* stage_name(int stage);
+
+// Caller-supplied clock in milliseconds. Empty = stages are not timed.
+struct Clock {
+  double (*now_ms)(void* user) = nullptr;
+  void* user = nullptr;
+  double operator()() const { return now_ms ? now_ms(user) : 0.0; }
+  explicit operator bool() const { return now_ms != nullptr; }
+};
+
+// Caller-supplied parallel loop: run body(begin, end, worker) over [0, n) in
+// chunks. The default runs everything inline on the calling thread. Results
+// never depend on how the range is split (each index writes only its own
+// outputs).
+struct ParallelFor {
+  using Body = void (*)(int begin, int end, void* ctx);
+  void (*run)(int n, Body body, void* ctx, void* user) = nullptr;
+  void* user = nullptr;
+};
+
+struct FrameStats {
+  int particles = 0;
+  int substeps = 0;
+  float dt = 0.0f;                   // last substep's dt [s]
+  double time = 0.0;                 // simulated time after the frame [s]
+  float max_density_error = 0.0f;    // max |rho/rho0 - 1|
+  float mean_density_error = 0.0f;   // mean |rho/rho0 - 1|
+  float max_speed = 0.0f;            // [m/s]
+  double kinetic_energy = 0.0;       // sum 1/2 m v^2 [J]
+  float mean_neighbours = 0.0f;      // neighbours within h, self excluded
+  int solver_iterations = 0;         // DFSPH density iterations, summed over substeps
+  int divergence_iterations = 0;     // DFSPH divergence iterations, summed
+  float solver_error = 0.0f;         // DFSPH final mean density error (last substep)
+  bool timed = false;                // stage_ms filled from the caller's clock
+  std::array<double, kStageCount> stage_ms{};  // summed over substeps
+  bool substep_cap_hit = false;      // frame needed more than max_substeps
+  bool contained = false;            // safety net clamped speeds or removed NaNs
+  int contained_particles = 0;
+};
+
+// Circular force region for a pointer (mouse button or finger).
+struct PointerForce {
+  glm::vec2 position{0.0f};
+  float radius = 0.2f;           // [m]
+  float strength = 30.0f;        // [m/s^2] at the centre; > 0 pushes out, < 0 pulls in
+  glm::vec2 velocity{0.0f};      // drag velocity [m/s]: particles are stirred toward it
+  float stir = 0.0f;             // [1/s] rate at which particle velocity follows `velocity`
+};
+
+// Static obstacles: a solid disc, or a capsule (segment with a radius) —
+// the 2D form of seed 001's mesh collisions. Polylines are chains of capsules.
+struct Obstacle {
+  enum class Kind { Circle, Capsule };
+  Kind kind = Kind::Circle;
+  glm::vec2 a{0.0f};   // centre (circle) or first end (capsule)
+  glm::vec2 b{0.0f};   // second end (capsule)
+  float radius = 0.0f;
+  int id = 0;
+};
+
+// Pours particles: rows of particles across a line of `width` centred at
+// `position`, shot along `velocity`. The row rate follows from the flux:
+// |velocity| / spacing rows per second, so the jet enters at rest density.
+struct Emitter {
+  glm::vec2 position{0.0f};
+  glm::vec2 velocity{0.0f, -1.0f};
+  float width = 0.1f;
+  int limit = kMaxParticles;  // stops while the world holds this many
+  int id = 0;
+};
+
+// Removes every particle entering the disc.
+struct Sink {
+  glm::vec2 position{0.0f};
+  float radius = 0.1f;
+  int id = 0;
+};
+
+struct Box {
+  glm::vec2 min{0.0f};
+  glm::vec2 max{1.0f};
+};
+
+// Particle state, structure of arrays. Every array has count() entries and
+// is reordered together when particles are sorted by grid cell.
+struct Particles {
+  std::vector<float> x, y;      // position [m]
+  std::vector<float> vx, vy;    // velocity [m/s] (leapfrog: time-centred)
+  std::vector<float> ax, ay;    // acceleration of the last step [m/s^2]
+  std::vector<float> density;   // [kg/m^2]
+  std::vector<float> pressure;  // [N/m]
+  std::vector<float> aux0, aux1;  // solver state carried across steps:
+                                  // leapfrog half-step velocity, DFSPH kappas
+  std::vector<float> x_prev, y_prev;  // positions before the last integration
+  std::vector<uint32_t> id;     // stable id, survives reordering
+  std::vector<uint8_t> surface; // 1 where the colour-field |n| exceeds the threshold
+
+  int size() const { return static_cast<int>(x.size()); }
+  void resize(int n);
+  // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
+  // id) so that entry order[k] moves to position k. The other fields are
+  // recomputed every step before they are read.
+  void permute(const std::vector<int>& order, std::vector<float>& tmp,
+               std::vector<uint32_t>& tmp_id);
+  // Keeps entries with keep[i] != 0, in order; returns how many were removed.
+  int compact(const std::vector<uint8_t>& keep);
+};
+
+class World {
+ public:
+  explicit World(const Params& params = Params{});
+
+  // Replaces the parameters if valid; otherwise keeps the current ones and
+  // returns every problem (see validate()).
+  std::vector<std::string> set_params(const Params& params);
+  const Params& params() const { return params_; }
+
+  // Container; particles outside are projected in at the next step.
+  void set_box(const Box& box);
+  const Box& box() const { return box_; }
+
+  // Particles. add_particle returns the new id, or -1 when full or when the
+  // position/velocity is not finite.
+  int add_particle(glm::vec2 position, glm::vec2 velocity = glm::vec2(0.0f));
+  void clear_particles();
+  int count() const { return particles_.size(); }
+  const Particles& particles() const { return particles_; }
+
+  // Obstacles, emitters, sinks: add returns an id for remove (or -1 if the
+  // shape is invalid: non-finite or radius <= 0).
+  int add_circle(glm::vec2 centre, float radius);
+  int add_capsule(glm::vec2 a, glm::vec2 b, float radius);
+  // Adds a capsule per segment of the polyline; returns the ids.
+  std::vector<int> add_polyline(const std::vector<glm::vec2>& points, float radius);
+  bool remove_obstacle(int id);
+  void clear_obstacles();
+  const std::vector<Obstacle>& obstacles() const { return obstacles_; }
+
+  int add_emitter(const Emitter& e);
+  int add_sink(const Sink& s);
+  bool remove_emitter(int id);
+  bool remove_sink(int id);
+  const std::vector<Emitter>& emitters() const { return emitters_; }
+  const std::vector<Sink>& sinks() const { return sinks_; }
+
+  // Pointer forces for the next advance()/step(); replaced, not accumulated.
+  void set_pointers(const std::vector<PointerForce>& pointers);
+
+  // Optional hooks; see Clock and ParallelFor.
+  void set_parallel_for(const ParallelFor& pf) { parallel_ = pf; }
+  const ParallelFor& parallel_for() const { return parallel_; }
+
+  // Advances by frame_time seconds in as many substeps as the time-step rule
+  // needs (at most params.max_substeps; beyond that simulated time lags).
+  FrameStats advance(float frame_time, const Clock& clock = Clock{});
+  // One substep of exactly dt seconds (single-stepping, tests).
+  FrameStats step(float dt, const Clock& clock = Clock{});
+
+  // The time step the adaptive rule would take now.
+  float stable_dt() const;
+
+  double time() const { return time_; }
+  const FrameStats& last_stats() const { return stats_; }
+
+  // FNV-1a over positions, velocities, ids and time: equal inputs give equal
+  // hashes (determinism), whatever the thread count.
+  uint64_t state_hash() const;
+
+  // Number of bytes held per particle by the world's arrays (benchmark).
+  size_t bytes_per_particle() const;
+
+ private:
+  void substep(float dt, const Clock& clock, FrameStats& st);
+  void reset_solver_state();
+  void build_wall_tables();
+  // Stages (world.cpp, dfsph.cpp, boundary.cpp).
+  void sort_and_bin();
+  void compute_density();
+  void compute_non_pressure_accel(float dt);
+  void muller_pressure_accel();
+  void integrate_muller(float dt);
+  void dfsph_factors();
+  int dfsph_divergence_solve(float dt);
+  int dfsph_density_solve(float dt, float* error);
+  double dfsph_predict(float dt, bool divergence);
+  int dfsph_solve(float dt, bool divergence, float* error);
+  void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
+  void integrate_positions(float dt);
+  void wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
+  void collide(float dt);
+  void emit_and_sink(float dt);
+  int contain();
+  void compute_stats(FrameStats& st) const;
+  // Runs body(begin, end) over [0, n) through the caller's hook, or inline.
+  template <class Body>
+  void parallel(int n, const Body& body) {
+    if (!parallel_.run) {
+      body(0, n);
+      return;
+    }
+    parallel_.run(
+        n, [](int begin, int end, void* ctx) { (*static_cast<const Body*>(ctx))(begin, end); },
+        const_cast<Body*>(&body), parallel_.user);
+  }
+
+  Params params_;
+  Box box_;
+  Particles particles_;
+  std::vector<float> tmp_;
+  std::vector<uint32_t> tmp_id_;
+  Grid grid_;
+  std::vector<Obstacle> obstacles_;
+  std::vector<Emitter> emitters_;
+  std::vector<float> emitter_rows_;  // fractional rows owed per emitter
+  std::vector<uint32_t> emitter_slot_;
+  std::vector<Sink> sinks_;
+  std::vector<PointerForce> pointers_;
+  ParallelFor parallel_;
+  std::vector<float> neighbours_;                    // per particle, self excluded
+  std::vector<float> wall_rho_, wall_gx_, wall_gy_;  // boundary density and its gradient
+  std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
+  std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
+  std::vector<uint8_t> keep_;
+  std::vector<float> wall_phi_, wall_line_, wall_visc_;  // Phi(d), dPhi/dd, Psi(d) (boundary.cpp)
+  float max_accel_ = 0.0f;                   // largest |a| of the last substep
+  double time_ = 0.0;
+  double carry_ = 0.0;  // fixed-step remainder carried between frames
+  uint32_t next_id_ = 0;
+  int next_shape_id_ = 1;
+  FrameStats stats_;
+};
+
+}  // namespace tidepool

@@ -1,0 +1,231 @@
+// Named scenes. Every scene describes its fluid as rectangles and discs; the
+// particle spacing follows from their total area and the requested count
+// (resolution_for), particles sit on a square lattice at (i + 1/2) spacing,
+// and h and mass are derived from the spacing.
+#include "tidepool/scenes.h"
+
+#include <cmath>
+#include <functional>
+
+namespace tidepool {
+namespace {
+
+struct Region {
+  enum class Kind { Rect, Disc } kind;
+  glm::vec2 a, b;  // rect: min, max; disc: centre, (radius, 0)
+  glm::vec2 velocity{0.0f};
+  float area() const {
+    return kind == Kind::Rect ? (b.x - a.x) * (b.y - a.y) : kPiScene * b.x * b.x;
+  }
+  static constexpr float kPiScene = 3.14159265f;
+};
+
+Region rect(float x0, float y0, float x1, float y1, glm::vec2 v = glm::vec2(0.0f)) {
+  return Region{Region::Kind::Rect, {x0, y0}, {x1, y1}, v};
+}
+Region disc(float cx, float cy, float r, glm::vec2 v = glm::vec2(0.0f)) {
+  return Region{Region::Kind::Disc, {cx, cy}, {r, 0.0f}, v};
+}
+
+// What a scene builder fills in; load_scene turns it into a World.
+struct Layout {
+  Box box;
+  std::vector<Region> fluid;
+  float area_for_spacing = 0.0f;  // when the fluid arrives later (emitters)
+  std::function<void(World&, const Resolution&, int particles)> extras;
+};
+
+struct SceneDef {
+  SceneInfo info;
+  const char* preset;
+  std::function<void(Params&)> tune;  // on top of the preset
+  std::function<Layout()> layout;
+};
+
+void fill(World& w, const Region& r, float s) {
+  if (r.kind == Region::Kind::Rect) {
+    const int nx = static_cast<int>(std::lround((r.b.x - r.a.x) / s));
+    const int ny = static_cast<int>(std::lround((r.b.y - r.a.y) / s));
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        w.add_particle({r.a.x + (float(i) + 0.5f) * s, r.a.y + (float(j) + 0.5f) * s}, r.velocity);
+    return;
+  }
+  const float rad = r.b.x;
+  const int n = static_cast<int>(std::ceil(rad / s));
+  for (int j = -n; j <= n; ++j)
+    for (int i = -n; i <= n; ++i) {
+      const glm::vec2 q((float(i) + 0.5f) * s, (float(j) + 0.5f) * s);
+      if (q.x * q.x + q.y * q.y <= rad * rad) w.add_particle(r.a + q, r.velocity);
+    }
+}
+
+Layout dam_break_layout(float cw, float ch, float tw, float th) {
+  Layout l;
+  l.box = Box{{0.0f, 0.0f}, {tw, th}};
+  l.fluid = {rect(0.0f, 0.0f, cw, ch)};
+  return l;
+}
+
+Layout drop_layout() {
+  Layout l;
+  l.box = Box{{0.0f, 0.0f}, {3.0f, 2.0f}};
+  l.fluid = {rect(0.0f, 0.0f, 3.0f, 0.5f), disc(1.5f, 1.3f, 0.25f, {0.0f, -1.0f})};
+  return l;
+}
+
+const std::vector<SceneDef>& scene_defs() {
+  static const std::vector<SceneDef> defs = {
+      {{"dam-break", "water column 1 m wide, 2 m high collapses in a 4 m tank (Koshizuka & Oka 1996)", 4000},
+       "water", nullptr, [] { return dam_break_layout(1.0f, 2.0f, 4.0f, 3.0f); }},
+      {{"drop", "a drop falls into a pool and splashes (seed 000's splash test)", 4000},
+       "water", [](Params& p) { p.surface_tension = 0.5f; }, drop_layout},
+      {{"viscous-drop", "the same drop in a fluid 1000 times more viscous (seed 000)", 4000},
+       "water", [](Params& p) { p.viscosity = 60.0f; p.surface_tension = 0.5f; }, drop_layout},
+      {{"zero-g", "square droplets without gravity round up and coalesce under surface tension (seed 000)", 3000},
+       "water",
+       [](Params& p) {
+         p.gravity_y = 0.0f;
+         p.surface_tension = 2.0f;
+         p.viscosity = 5.0f;
+       },
+       [] {
+         Layout l;
+         l.box = Box{{0.0f, 0.0f}, {2.0f, 2.0f}};
+         l.fluid = {rect(0.35f, 0.75f, 0.75f, 1.15f, {0.15f, 0.0f}),
+                    rect(1.25f, 0.8f, 1.65f, 1.2f, {-0.15f, 0.0f}),
+                    rect(0.8f, 1.45f, 1.1f, 1.75f, {0.0f, -0.1f})};
+         return l;
+       }},
+      {{"pour", "a jet pours into a glass-shaped obstacle until the particle budget is used (seed 001)", 3000},
+       "water", nullptr,
+       [] {
+         Layout l;
+         l.box = Box{{0.0f, 0.0f}, {2.0f, 2.0f}};
+         l.area_for_spacing = 0.45f;
+         l.extras = [](World& w, const Resolution& res, int particles) {
+           const float wall = std::max(0.02f, res.spacing);
+           // A glass: a U of capsules, slightly flared.
+           w.add_polyline({{0.55f, 1.1f}, {0.65f, 0.25f}, {1.35f, 0.25f}, {1.45f, 1.1f}}, wall);
+           Emitter e;
+           e.position = {0.9f, 1.8f};
+           e.velocity = {0.0f, -2.0f};
+           e.width = std::max(0.12f, 4.0f * res.spacing);
+           e.limit = particles;
+           w.add_emitter(e);
+         };
+         return l;
+       }},
+      {{"drops", "several drops fall into an empty tank (seed 002's multiple drops)", 4000},
+       "water", [](Params& p) { p.surface_tension = 0.5f; },
+       [] {
+         Layout l;
+         l.box = Box{{0.0f, 0.0f}, {3.0f, 2.0f}};
+         l.fluid = {disc(0.6f, 1.2f, 0.22f), disc(1.5f, 1.6f, 0.22f), disc(2.4f, 1.0f, 0.22f),
+                    disc(1.1f, 0.5f, 0.22f, {0.5f, 0.0f})};
+         return l;
+       }},
+  };
+  return defs;
+}
+
+bool build(World& world, const Layout& layout, const char* preset, const std::function<void(Params&)>& tune,
+           const SceneSetup& setup, std::string* error) {
+  std::vector<std::string> problems;
+  Params params = world.params();
+  const std::string preset_name = setup.preset.empty() ? preset : setup.preset;
+  if (!apply_preset(params, preset_name)) problems.push_back("preset '" + preset_name + "': unknown");
+  if (tune && setup.preset.empty()) tune(params);
+  bool h_set = false, mass_set = false;
+  for (const auto& [name, value] : setup.overrides) {
+    const ParamInfo* info = find_param(name);
+    if (!info) {
+      problems.push_back("'" + name + "': unknown parameter (see `tidepool params`)");
+      continue;
+    }
+    info->set(params, value);
+    // set() converts; a value it cannot hold exactly must not sneak through.
+    if (info->type != ParamInfo::Type::Real && !(info->get(params) == value)) {
+        problems.push_back(name + " = " + format_param_value(*info, value) +
+                         ": must be a whole value (see `tidepool params`)");
+    }
+    h_set |= name == "h";
+    mass_set |= name == "mass";
+  }
+  float area = layout.area_for_spacing;
+  for (const Region& r : layout.fluid) area += r.area();
+  const int particles = setup.particles;
+  if (particles < 1 || particles > kMaxParticles) {
+    problems.push_back("particles = " + std::to_string(particles) + ": must be in [1, " +
+                       std::to_string(kMaxParticles) + "]");
+  }
+  Resolution res{0.0f, params.h, params.mass};
+  if (problems.empty()) {
+    res = resolution_for(area, particles, params.rest_density);
+    if (!h_set) params.h = res.h;
+    if (!mass_set) params.mass = res.mass;
+    // A user-chosen mass sets the spacing: spacing^2 = mass / rho0.
+    if (mass_set) res.spacing = std::sqrt(params.mass / params.rest_density);
+  }
+  for (const std::string& p : validate(params)) problems.push_back(p);
+  if (!problems.empty()) {
+    if (error) {
+      error->clear();
+      for (size_t k = 0; k < problems.size(); ++k) *error += (k ? "\n" : "") + problems[k];
+    }
+    return false;
+  }
+  World fresh(params);
+  fresh.set_parallel_for(world.parallel_for());
+  fresh.set_box(layout.box);
+  for (const Region& r : layout.fluid) fill(fresh, r, res.spacing);
+  if (layout.extras) layout.extras(fresh, res, particles);
+  world = std::move(fresh);
+  return true;
+}
+
+}  // namespace
+
+const std::vector<SceneInfo>& scenes() {
+  static const std::vector<SceneInfo> list = [] {
+    std::vector<SceneInfo> l;
+    for (const SceneDef& d : scene_defs()) l.push_back(d.info);
+    return l;
+  }();
+  return list;
+}
+
+const SceneInfo* find_scene(std::string_view name) {
+  for (const SceneInfo& s : scenes())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+Resolution resolution_for(float area, int particles, float rest_density) {
+  Resolution r;
+  r.spacing = std::sqrt(area / static_cast<float>(std::max(particles, 1)));
+  r.h = kSupportPerSpacing * r.spacing;
+  r.mass = rest_density * r.spacing * r.spacing;
+  return r;
+}
+
+bool load_scene(World& world, std::string_view name, const SceneSetup& setup, std::string* error) {
+  for (const SceneDef& d : scene_defs()) {
+    if (name != d.info.name) continue;
+    SceneSetup s = setup;
+    if (s.particles == 0) s.particles = d.info.default_particles;
+    return build(world, d.layout(), d.preset, d.tune, s, error);
+  }
+  if (error) *error = "scene '" + std::string(name) + "': unknown (see `tidepool scenes`)";
+  return false;
+}
+
+bool build_dam_break(World& world, float column_w, float column_h, float tank_w, float tank_h,
+                     const SceneSetup& setup, std::string* error) {
+  SceneSetup s = setup;
+  if (s.particles == 0) s.particles = 4000;
+  return build(world, dam_break_layout(column_w, column_h, tank_w, tank_h), "water", nullptr, s,
+               error);
+}
+
+}  // namespace tidepool

@@ -1,0 +1,595 @@
+// The step, its Müller 2003 stages, and the statistics.
+//
+// One substep:
+//   neighbours   counting sort of all particles by grid cell (grid.h)
+//   density      rho_i = sum_j m_j W(r_ij), self included (Müller eq. 3);
+//                Müller: pressure from the EOS; DFSPH: boundary density, factors
+//   forces       viscosity, surface tension, XSPH, gravity, pointers
+//   pressure     Müller: explicit pressure force; DFSPH: divergence + density solves
+//   integrate    symplectic Euler or leapfrog
+//   boundaries   container, obstacles, emitters, sinks, safety net
+#include "tidepool/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "neighbours.h"
+#include "tidepool/kernels.h"
+
+namespace tidepool {
+
+const char* stage_name(int stage) {
+  static const char* names[kStageCount] = {"neighbours", "density",   "forces",
+                                           "pressure",   "integrate", "boundaries"};
+  return stage >= 0 && stage < kStageCount ? names[stage] : "?";
+}
+
+// ---------------------------------------------------------------------------
+// Particles
+
+void Particles::resize(int n) {
+  const size_t m = static_cast<size_t>(n);
+  for (auto* v : {&x, &y, &vx, &vy, &ax, &ay, &density, &pressure, &aux0, &aux1, &x_prev, &y_prev})
+    v->resize(m, 0.0f);
+  id.resize(m, 0);
+  surface.resize(m, 0);
+}
+
+void Particles::permute(const std::vector<int>& order, std::vector<float>& tmp,
+                        std::vector<uint32_t>& tmp_id) {
+  const size_t n = order.size();
+  tmp.resize(n);
+  for (auto* v : {&x, &y, &vx, &vy, &aux0, &aux1}) {
+    for (size_t k = 0; k < n; ++k) tmp[k] = (*v)[static_cast<size_t>(order[k])];
+    v->swap(tmp);
+  }
+  tmp_id.resize(n);
+  for (size_t k = 0; k < n; ++k) tmp_id[k] = id[static_cast<size_t>(order[k])];
+  id.swap(tmp_id);
+}
+
+int Particles::compact(const std::vector<uint8_t>& keep) {
+  const int n = size();
+  int out = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!keep[i]) continue;
+    for (auto* v : {&x, &y, &vx, &vy, &ax, &ay, &density, &pressure, &aux0, &aux1, &x_prev, &y_prev})
+      (*v)[out] = (*v)[i];
+    id[out] = id[i];
+    surface[out] = surface[i];
+    ++out;
+  }
+  resize(out);
+  return n - out;
+}
+
+// ---------------------------------------------------------------------------
+// World: set-up
+
+World::World(const Params& params) {
+  if (validate(params).empty()) params_ = params;
+  build_wall_tables();
+}
+
+std::vector<std::string> World::set_params(const Params& params) {
+  std::vector<std::string> problems = validate(params);
+  if (!problems.empty()) return problems;
+  const bool solver_state_changed =
+      params.solver != params_.solver || params.integrator != params_.integrator;
+  const bool h_changed = params.h != params_.h || params.mass != params_.mass ||
+                         params.rest_density != params_.rest_density ||
+                         params.solver != params_.solver;
+  params_ = params;
+  if (h_changed) build_wall_tables();
+  if (solver_state_changed) reset_solver_state();
+  return problems;
+}
+
+// aux0/aux1 mean different things per solver: leapfrog keeps the half-step
+// velocity, DFSPH the warm-start stiffness of its two solves. Switching
+// solvers keeps positions and velocities and restarts these.
+void World::reset_solver_state() {
+  Particles& p = particles_;
+  const bool leapfrog =
+      params_.solver == Solver::Muller2003 && params_.integrator == Integrator::Leapfrog;
+  for (int i = 0; i < p.size(); ++i) {
+    p.aux0[i] = leapfrog ? p.vx[i] : 0.0f;
+    p.aux1[i] = leapfrog ? p.vy[i] : 0.0f;
+  }
+}
+
+void World::set_box(const Box& box) {
+  const bool ok = std::isfinite(box.min.x) && std::isfinite(box.min.y) &&
+                  std::isfinite(box.max.x) && std::isfinite(box.max.y) &&
+                  box.max.x > box.min.x && box.max.y > box.min.y;
+  if (ok) box_ = box;
+}
+
+int World::add_particle(glm::vec2 position, glm::vec2 velocity) {
+  if (count() >= kMaxParticles) return -1;
+  if (!std::isfinite(position.x) || !std::isfinite(position.y) || !std::isfinite(velocity.x) ||
+      !std::isfinite(velocity.y))
+    return -1;
+  Particles& p = particles_;
+  const int i = p.size();
+  p.resize(i + 1);
+  p.x[i] = position.x;
+  p.y[i] = position.y;
+  p.vx[i] = velocity.x;
+  p.vy[i] = velocity.y;
+  p.x_prev[i] = position.x;
+  p.y_prev[i] = position.y;
+  p.density[i] = params_.rest_density;
+  const bool leapfrog =
+      params_.solver == Solver::Muller2003 && params_.integrator == Integrator::Leapfrog;
+  p.aux0[i] = leapfrog ? velocity.x : 0.0f;
+  p.aux1[i] = leapfrog ? velocity.y : 0.0f;
+  p.id[i] = next_id_++;
+  return static_cast<int>(p.id[i]);
+}
+
+void World::clear_particles() {
+  particles_.resize(0);
+  next_id_ = 0;
+  time_ = 0.0;
+  carry_ = 0.0;
+  max_accel_ = 0.0f;
+  stats_ = FrameStats{};
+}
+
+void World::set_pointers(const std::vector<PointerForce>& pointers) {
+  pointers_.clear();
+  for (const PointerForce& f : pointers) {
+    const bool ok = std::isfinite(f.position.x) && std::isfinite(f.position.y) &&
+                    std::isfinite(f.radius) && f.radius > 0.0f && std::isfinite(f.strength) &&
+                    std::isfinite(f.velocity.x) && std::isfinite(f.velocity.y) &&
+                    std::isfinite(f.stir) && f.stir >= 0.0f;
+    if (ok) pointers_.push_back(f);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Time stepping
+
+float World::stable_dt() const {
+  const Params& P = params_;
+  if (!P.adaptive_dt) return P.dt;
+  const Particles& p = particles_;
+  float v2 = 0.0f;
+  for (int i = 0; i < p.size(); ++i) v2 = std::max(v2, p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
+  const float vmax = std::sqrt(v2);
+  float dt = P.dt;
+  // CFL (seed 002): no particle moves more than lambda h in one step.
+  if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
+  // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max).
+  if (max_accel_ > 0.0f) dt = std::min(dt, 0.25f * std::sqrt(P.h / max_accel_));
+  if (P.solver == Solver::Muller2003) {
+    // Explicit pressure travels at the EOS sound speed c = sqrt(k).
+    dt = std::min(dt, P.cfl * P.h / (std::sqrt(P.stiffness) + vmax));
+  }
+  // Explicit viscosity is a diffusion with nu = mu / rho0: dt <= 0.125 h^2 / nu.
+  if (P.viscosity > 0.0f) dt = std::min(dt, 0.125f * P.h * P.h * P.rest_density / P.viscosity);
+  return std::max(dt, 1e-6f);
+}
+
+FrameStats World::advance(float frame_time, const Clock& clock) {
+  FrameStats st;
+  if (!std::isfinite(frame_time) || frame_time < 0.0f) frame_time = 0.0f;
+  const Params& P = params_;
+  if (P.adaptive_dt) {
+    double remaining = frame_time;
+    while (remaining > 1e-9) {
+      if (st.substeps >= P.max_substeps) {
+        st.substep_cap_hit = true;  // drop the rest: simulated time lags real time
+        break;
+      }
+      float dt = stable_dt();
+      // Split the tail evenly rather than finishing with a sliver of a step.
+      if (dt < remaining && remaining < 2.0 * dt) dt = static_cast<float>(remaining * 0.5);
+      dt = static_cast<float>(std::min<double>(dt, remaining));
+      substep(dt, clock, st);
+      remaining -= dt;
+    }
+  } else {
+    carry_ += frame_time;
+    long n = static_cast<long>(std::floor(carry_ / P.dt + 1e-6));
+    if (n > P.max_substeps) {
+      st.substep_cap_hit = true;
+      n = P.max_substeps;
+      carry_ = static_cast<double>(n) * P.dt;
+    }
+    carry_ -= static_cast<double>(n) * P.dt;
+    for (long k = 0; k < n; ++k) substep(P.dt, clock, st);
+  }
+  compute_stats(st);
+  stats_ = st;
+  return st;
+}
+
+FrameStats World::step(float dt, const Clock& clock) {
+  FrameStats st;
+  if (std::isfinite(dt) && dt > 0.0f) substep(std::min(dt, 0.1f), clock, st);
+  compute_stats(st);
+  stats_ = st;
+  return st;
+}
+
+void World::substep(float dt, const Clock& clock, FrameStats& st) {
+  double t0 = clock ? clock() : 0.0;
+  auto lap = [&](int stage) {
+    if (!clock) return;
+    const double t1 = clock();
+    st.stage_ms[stage] += t1 - t0;
+    t0 = t1;
+  };
+  st.timed = static_cast<bool>(clock);
+  ++st.substeps;
+  st.dt = dt;
+
+  if (count() > 0) {
+    sort_and_bin();
+    lap(kStageNeighbours);
+    compute_density();
+    if (params_.solver == Solver::DFSPH) dfsph_factors();
+    lap(kStageDensity);
+    if (params_.solver == Solver::DFSPH) {
+      // Bender & Koschier 2015, Alg. 1: the divergence solve ends the
+      // previous step in the paper; it runs first here, on fresh neighbours.
+      if (params_.divergence_solver) st.divergence_iterations += dfsph_divergence_solve(dt);
+      lap(kStagePressure);
+      compute_non_pressure_accel(dt);
+      lap(kStageForces);
+      float error = 0.0f;
+      st.solver_iterations += dfsph_density_solve(dt, &error);
+      st.solver_error = error;
+      lap(kStagePressure);
+      integrate_positions(dt);
+      lap(kStageIntegrate);
+    } else {
+      compute_non_pressure_accel(dt);
+      lap(kStageForces);
+      muller_pressure_accel();
+      lap(kStagePressure);
+      integrate_muller(dt);
+      lap(kStageIntegrate);
+    }
+    collide(dt);
+  }
+  emit_and_sink(dt);
+  const int contained = contain();
+  if (contained > 0) {
+    st.contained = true;
+    st.contained_particles += contained;
+  }
+  lap(kStageBoundaries);
+  time_ += dt;
+}
+
+// ---------------------------------------------------------------------------
+// Stages
+
+void World::sort_and_bin() {
+  Particles& p = particles_;
+  grid_.build(p.x.data(), p.y.data(), p.size(), params_.h);
+  p.permute(grid_.order(), tmp_, tmp_id_);
+}
+
+void World::compute_density() {
+  Particles& p = particles_;
+  const int n = p.size();
+  const Params& P = params_;
+  const float m = P.mass, h2 = P.h * P.h;
+  neighbours_.resize(static_cast<size_t>(n));
+  wall_rho_.resize(static_cast<size_t>(n));
+  wall_gx_.resize(static_cast<size_t>(n));
+  wall_gy_.resize(static_cast<size_t>(n));
+  wall_lap_.resize(static_cast<size_t>(n));
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  // rho_i = sum_j m W_ij (self included) + rho_b(d_i); Müller 2003 uses
+  // poly6 (eq. 20), DFSPH the cubic spline.
+  auto density = [&](const auto& W) {
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        float rho = 0.0f;
+        int count = 0;
+        for_neighbours(grid_, x, y, i, h2, [&](int, float, float, float r2) {
+          rho += W(r2);
+          ++count;
+        });
+        float wr, gx, gy;
+        wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
+        wall_rho_[i] = wr;
+        wall_gx_[i] = gx;
+        wall_gy_[i] = gy;
+        p.density[i] = m * rho + wr;
+        neighbours_[i] = static_cast<float>(count - 1);
+      }
+    });
+  };
+  if (P.solver == Solver::DFSPH) {
+    const CubicKernel K(P.h);
+    density([&](float r2) { return K.value(std::sqrt(r2)); });
+    return;
+  }
+  const MullerKernels K(P.h);
+  density([&](float r2) { return K.poly6(r2); });
+  // Equation of state.
+  const float rho0 = P.rest_density, k = P.stiffness, neg = P.negative_pressure;
+  const bool tait = P.eos == Eos::Tait;
+  for (int i = 0; i < n; ++i) {
+    const float rho = p.density[i];
+    float pr;
+    if (tait) {
+      // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so that
+      // dp/drho at rho0 is k, as for the ideal-gas form.
+      const float r = rho / rho0;
+      const float r2 = r * r, r4 = r2 * r2;
+      pr = k * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
+    } else {
+      pr = k * (rho - rho0);  // Müller eq. 12
+    }
+    p.pressure[i] = pr < 0.0f ? pr * neg : pr;
+  }
+}
+
+// Viscosity (Müller eq. 14), surface tension from the colour field (eq. 15-19),
+// XSPH (Monaghan 1989), gravity and pointer forces, as accelerations.
+void World::compute_non_pressure_accel(float dt) {
+  Particles& p = particles_;
+  const int n = p.size();
+  const Params& P = params_;
+  const MullerKernels K(P.h);
+  const float m = P.mass, h2 = P.h * P.h;
+  const float mu = P.viscosity, sigma = P.surface_tension, thresh = P.surface_threshold;
+  const float xsph = P.xsph / dt;
+  const float gx = P.gravity_x, gy = P.gravity_y, wall_mu = P.wall_viscosity;
+  p.ax.resize(static_cast<size_t>(n));
+  p.ay.resize(static_cast<size_t>(n));
+  p.surface.resize(static_cast<size_t>(n));
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  const float* vx = p.vx.data();
+  const float* vy = p.vy.data();
+  const float* rho = p.density.data();
+  const bool cubic = P.solver == Solver::DFSPH;
+  const CubicKernel C(P.h);
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      float visc_x = 0, visc_y = 0, nx = 0, ny = 0, lap = 0, xs_x = 0, xs_y = 0;
+      const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
+      for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
+        const float vol = m / rho[j];
+        // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15), self included
+        // in the Laplacian so that a uniform interior gives lap c ~ 0.
+        lap += vol * K.poly6_laplacian(r2);
+        if (j == i) return;
+        const float r = std::sqrt(r2);
+        const float dvx = vx[j] - vxi, dvy = vy[j] - vyi;
+        const float lv = vol * K.viscosity_laplacian(r);
+        visc_x += dvx * lv;
+        visc_y += dvy * lv;
+        const float g = vol * K.poly6_grad(r2);
+        nx += g * dx;
+        ny += g * dy;
+        if (xsph > 0.0f) {
+          const float w = 2.0f * m / (rhoi + rho[j]) * (cubic ? C.value(r) : K.poly6(r2));
+          xs_x += dvx * w;
+          xs_y += dvy * w;
+        }
+      });
+      float axi = gx + mu * visc_x / rhoi + xsph * xs_x;
+      float ayi = gy + mu * visc_y / rhoi + xsph * xs_y;
+      const float nlen = std::sqrt(nx * nx + ny * ny);
+      const bool surface = nlen > thresh && nlen > 0.0f;
+      p.surface[i] = surface ? 1 : 0;
+      if (surface && sigma > 0.0f) {
+        // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
+        const float s = -sigma * lap / (nlen * rhoi);
+        axi += s * nx;
+        ayi += s * ny;
+      }
+      for (const PointerForce& f : pointers_) {
+        const float dx = x[i] - f.position.x, dy = y[i] - f.position.y;
+        const float d2 = dx * dx + dy * dy;
+        if (d2 >= f.radius * f.radius) continue;
+        const float d = std::sqrt(d2);
+        const float fall = 1.0f - d / f.radius;  // 1 at the centre, 0 at the rim
+        if (d > 1e-6f) {
+          axi += f.strength * fall * dx / d;
+          ayi += f.strength * fall * dy / d;
+        }
+        // Stirring: relax the particle velocity toward the pointer's.
+        const float rate = std::min(f.stir * fall, 1.0f / dt);
+        axi += rate * (f.velocity.x - vxi);
+        ayi += rate * (f.velocity.y - vyi);
+      }
+      // No-slip walls: eq. 14 against wall "particles" at rest,
+      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -mu_w / rho_i rho0 Psi v_i,
+      // on the tangential velocity only (the normal one is the pressure's job).
+      const float wgx = wall_gx_[i], wgy = wall_gy_[i];
+      const float g2 = wgx * wgx + wgy * wgy;
+      if (wall_mu > 0.0f && g2 > 0.0f) {
+        const float vn = (vxi * wgx + vyi * wgy) / g2;
+        const float rate = std::min(wall_mu * wall_lap_[i] / rhoi, 1.0f / dt);
+        axi -= rate * (vxi - vn * wgx);
+        ayi -= rate * (vyi - vn * wgy);
+      }
+      p.ax[i] = axi;
+      p.ay[i] = ayi;
+    }
+  });
+}
+
+void World::muller_pressure_accel() {
+  Particles& p = particles_;
+  const int n = p.size();
+  const Params& P = params_;
+  const MullerKernels K(P.h);
+  const float m = P.mass, h2 = P.h * P.h;
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  const float* rho = p.density.data();
+  const float* pr = p.pressure.data();
+  const bool symmetric = P.pressure_force == PressureForce::Symmetric;
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      float fx = 0.0f, fy = 0.0f;
+      const float pi = pr[i], rhoi = rho[i];
+      const float pi_rho2 = pi / (rhoi * rhoi);
+      for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
+        if (j == i) return;
+        const float g = K.spiky_grad(std::sqrt(r2));  // grad W = g * (dx, dy)
+        // Symmetric: pair term identical for (i,j) and (j,i) up to the sign of
+        // grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller eq. 10: the
+        // arithmetic mean of the two pressures over rho_j.
+        const float s = symmetric ? pi_rho2 + pr[j] / (rho[j] * rho[j])
+                                  : (pi + pr[j]) / (2.0f * rho[j] * rhoi);
+        fx += s * g * dx;
+        fy += s * g * dy;
+      });
+      // The wall as mirrored fluid at the particle's own pressure (Akinci et
+      // al. 2012): -(p_i / rho_i^2) grad rho_b.
+      p.ax[i] -= m * fx + pi_rho2 * wall_gx_[i];
+      p.ay[i] -= m * fy + pi_rho2 * wall_gy_[i];
+    }
+  });
+}
+
+void World::integrate_muller(float dt) {
+  Particles& p = particles_;
+  const int n = p.size();
+  const bool leapfrog = params_.integrator == Integrator::Leapfrog;
+  float a2max = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    const float ax = p.ax[i], ay = p.ay[i];
+    a2max = std::max(a2max, ax * ax + ay * ay);
+    p.x_prev[i] = p.x[i];
+    p.y_prev[i] = p.y[i];
+    if (leapfrog) {
+      // Seed 000: v(t+dt/2) = v(t-dt/2) + a dt; x += v(t+dt/2) dt; the
+      // time-centred v(t) = average of the two halves feeds viscosity.
+      const float hx = p.aux0[i] + ax * dt, hy = p.aux1[i] + ay * dt;
+      p.vx[i] = 0.5f * (p.aux0[i] + hx);
+      p.vy[i] = 0.5f * (p.aux1[i] + hy);
+      p.aux0[i] = hx;
+      p.aux1[i] = hy;
+      p.x[i] += hx * dt;
+      p.y[i] += hy * dt;
+    } else {
+      p.vx[i] += ax * dt;
+      p.vy[i] += ay * dt;
+      p.x[i] += p.vx[i] * dt;
+      p.y[i] += p.vy[i] * dt;
+    }
+  }
+  max_accel_ = std::sqrt(a2max);
+}
+
+// ---------------------------------------------------------------------------
+// Safety net: nothing non-finite leaves the core, no speed runs away.
+
+int World::contain() {
+  Particles& p = particles_;
+  const float vmax = params_.max_speed;
+  const float cx = 0.5f * (box_.min.x + box_.max.x), cy = 0.5f * (box_.min.y + box_.max.y);
+  int touched = 0;
+  for (int i = 0; i < p.size(); ++i) {
+    bool hit = false;
+    if (!std::isfinite(p.x[i]) || !std::isfinite(p.y[i]) || !std::isfinite(p.vx[i]) ||
+        !std::isfinite(p.vy[i]) || !std::isfinite(p.aux0[i]) || !std::isfinite(p.aux1[i])) {
+      const bool prev_ok = std::isfinite(p.x_prev[i]) && std::isfinite(p.y_prev[i]);
+      p.x[i] = prev_ok ? p.x_prev[i] : cx;
+      p.y[i] = prev_ok ? p.y_prev[i] : cy;
+      p.vx[i] = p.vy[i] = p.aux0[i] = p.aux1[i] = 0.0f;
+      hit = true;
+    }
+    if (!std::isfinite(p.density[i]) || !std::isfinite(p.pressure[i])) {
+      p.density[i] = params_.rest_density;
+      p.pressure[i] = 0.0f;
+      hit = true;
+    }
+    const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
+    if (v2 > vmax * vmax) {
+      const float s = vmax / std::sqrt(v2);
+      p.vx[i] *= s;
+      p.vy[i] *= s;
+      if (params_.solver == Solver::Muller2003 && params_.integrator == Integrator::Leapfrog) {
+        p.aux0[i] = p.vx[i];
+        p.aux1[i] = p.vy[i];
+      }
+      hit = true;
+    }
+    // The box is the last word: projection keeps everything inside.
+    p.x[i] = std::min(std::max(p.x[i], box_.min.x), box_.max.x);
+    p.y[i] = std::min(std::max(p.y[i], box_.min.y), box_.max.y);
+    touched += hit ? 1 : 0;
+  }
+  if (!std::isfinite(max_accel_)) max_accel_ = 0.0f;
+  return touched;
+}
+
+// ---------------------------------------------------------------------------
+// Statistics and hash
+
+void World::compute_stats(FrameStats& st) const {
+  const Particles& p = particles_;
+  const int n = p.size();
+  st.particles = n;
+  st.time = time_;
+  const float rho0 = params_.rest_density;
+  double err_sum = 0.0, nb_sum = 0.0, ke = 0.0;
+  float err_max = 0.0f, v2max = 0.0f;
+  const bool have_nb = neighbours_.size() == static_cast<size_t>(n);
+  for (int i = 0; i < n; ++i) {
+    const float e = std::fabs(p.density[i] / rho0 - 1.0f);
+    err_sum += e;
+    err_max = std::max(err_max, e);
+    const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
+    v2max = std::max(v2max, v2);
+    ke += 0.5 * params_.mass * v2;
+    if (have_nb) nb_sum += neighbours_[i];
+  }
+  st.max_density_error = err_max;
+  st.mean_density_error = n ? static_cast<float>(err_sum / n) : 0.0f;
+  st.max_speed = std::sqrt(v2max);
+  st.kinetic_energy = ke;
+  st.mean_neighbours = n && have_nb ? static_cast<float>(nb_sum / n) : 0.0f;
+}
+
+uint64_t World::state_hash() const {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a 64
+  auto mix = [&](const void* data, size_t bytes) {
+    const unsigned char* b = static_cast<const unsigned char*>(data);
+    for (size_t k = 0; k < bytes; ++k) {
+      hash ^= b[k];
+      hash *= 1099511628211ull;
+    }
+  };
+  const Particles& p = particles_;
+  const size_t n = static_cast<size_t>(p.size());
+  mix(p.x.data(), n * sizeof(float));
+  mix(p.y.data(), n * sizeof(float));
+  mix(p.vx.data(), n * sizeof(float));
+  mix(p.vy.data(), n * sizeof(float));
+  mix(p.id.data(), n * sizeof(uint32_t));
+  mix(&time_, sizeof time_);
+  return hash;
+}
+
+size_t World::bytes_per_particle() const {
+  const Particles& p = particles_;
+  if (p.size() == 0) return 0;
+  size_t bytes = 0;
+  for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
+                        &p.aux1, &p.x_prev, &p.y_prev, &tmp_, &neighbours_, &wall_rho_, &wall_gx_,
+                        &wall_gy_, &wall_lap_, &factor_, &rho_adv_, &kappa_tmp_})
+    bytes += v->capacity() * sizeof(float);
+  bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
+  bytes += p.surface.capacity() + keep_.capacity();
+  bytes += grid_.bytes();
+  return bytes / static_cast<size_t>(p.size());
+}
+
+}  // namespace tidepool

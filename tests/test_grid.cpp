@@ -1,0 +1,91 @@
+// Grid neighbour search against brute force.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <random>
+#include <set>
+#include <utility>
+
+#include "tidepool/grid.h"
+
+using namespace tidepool;
+
+namespace {
+
+using PairSet = std::set<std::pair<int, int>>;
+
+// Pairs by original index (i < j) found by the grid.
+PairSet grid_pairs(const std::vector<float>& x, const std::vector<float>& y, float radius) {
+  Grid g;
+  const int n = static_cast<int>(x.size());
+  g.build(x.data(), y.data(), n, radius);
+  const std::vector<int>& order = g.order();
+  std::vector<float> sx(n), sy(n);
+  for (int k = 0; k < n; ++k) {
+    sx[k] = x[order[k]];
+    sy[k] = y[order[k]];
+  }
+  PairSet pairs;
+  int visits = 0;
+  g.for_each_pair(sx.data(), sy.data(), radius, [&](int a, int b) {
+    ++visits;
+    pairs.insert({std::min(order[a], order[b]), std::max(order[a], order[b])});
+  });
+  // Each unordered pair exactly once.
+  CHECK(visits == static_cast<int>(pairs.size()));
+  return pairs;
+}
+
+PairSet brute_pairs(const std::vector<float>& x, const std::vector<float>& y, float radius) {
+  PairSet pairs;
+  const float r2 = radius * radius;
+  for (size_t i = 0; i < x.size(); ++i)
+    for (size_t j = i + 1; j < x.size(); ++j) {
+      const float dx = x[i] - x[j], dy = y[i] - y[j];
+      if (dx * dx + dy * dy <= r2) pairs.insert({int(i), int(j)});
+    }
+  return pairs;
+}
+
+}  // namespace
+
+TEST_CASE("grid neighbours equal brute force on random sets", "[grid]") {
+  std::mt19937 rng(12345);
+  for (int trial = 0; trial < 20; ++trial) {
+    const float radius = 0.05f + 0.05f * float(trial % 4);
+    std::uniform_real_distribution<float> pos(-3.0f + trial, 2.0f + 0.5f * trial);
+    const int n = 200 + 100 * trial;
+    std::vector<float> x(n), y(n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = pos(rng);
+      y[i] = pos(rng) - 4.0f;  // negative coordinates
+    }
+    const PairSet expect = brute_pairs(x, y, radius);
+    REQUIRE(expect.size() > 0);
+    CHECK(grid_pairs(x, y, radius) == expect);
+  }
+}
+
+TEST_CASE("grid finds pairs exactly on cell borders and at exactly the radius", "[grid]") {
+  // A lattice with spacing = radius: every point sits on a cell border and
+  // every axis neighbour is at distance exactly `radius`.
+  const float radius = 0.25f;
+  std::vector<float> x, y;
+  for (int j = -6; j <= 6; ++j)
+    for (int i = -6; i <= 6; ++i) {
+      x.push_back(i * radius);
+      y.push_back(j * radius);
+    }
+  const PairSet expect = brute_pairs(x, y, radius);
+  CHECK(expect.size() == 2u * 13u * 12u);  // horizontal + vertical lattice bonds
+  CHECK(grid_pairs(x, y, radius) == expect);
+}
+
+TEST_CASE("grid handles empty, single and far-apart sets", "[grid]") {
+  std::vector<float> none;
+  CHECK(grid_pairs(none, none, 0.1f).empty());
+  std::vector<float> one{1.0f};
+  CHECK(grid_pairs(one, one, 0.1f).empty());
+  // A huge extent makes the grid coarsen instead of allocating 10^12 cells.
+  std::vector<float> x{-1e6f, -1e6f + 0.05f, 1e6f, 0.0f}, y{0.0f, 0.0f, 1e6f, 0.0f};
+  CHECK(grid_pairs(x, y, 0.1f) == brute_pairs(x, y, 0.1f));
+}

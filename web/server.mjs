@@ -1,0 +1,158 @@
+// Tidepool dev server: serves the web build (build/web/dist) and the example
+// pages in web/site/, with the right MIME type for .wasm.
+//
+//   node web/server.mjs [--port 8080] [--host 127.0.0.1] [--root DIR] [--isolate]
+//
+// --isolate (or TIDEPOOL_ISOLATE=1) adds the COOP/COEP headers that make the
+// page cross-origin isolated, which a pthreads build needs for
+// SharedArrayBuffer. It is off by default because an iframe on somebody
+// else's blog is not isolated either, and the toy must work there; tests run
+// both ways.
+//
+// Also importable: startServer() returns {server, url, close()} (the browser
+// tests start it in-process on a free port).
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const defaultRoot = path.resolve(here, '..', 'build', 'web', 'dist');
+export const siteRoot = path.join(here, 'site');
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// Resolves a URL path inside one of the roots, refusing anything that would
+// step outside it (.., encoded slashes, NUL).
+function resolveFile(roots, urlPath) {
+  let rel;
+  try {
+    rel = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (rel.includes('\0')) return null;
+  if (rel.endsWith('/')) rel += 'index.html';
+  for (const root of roots) {
+    const file = path.resolve(root, '.' + path.posix.normalize('/' + rel));
+    if (!file.startsWith(root + path.sep)) continue;
+    try {
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      // not in this root; try the next
+    }
+  }
+  return null;
+}
+
+export function startServer({
+  root = defaultRoot,
+  port = 8080,
+  host = '127.0.0.1',
+  isolate = false,
+  log = false,
+} = {}) {
+  const roots = [path.resolve(root), siteRoot];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const headers = {
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (isolate) {
+      headers['Cross-Origin-Opener-Policy'] = 'same-origin';
+      headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+      headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, Allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    const file = resolveFile(roots, url.pathname);
+    if (log) console.log(`${req.method} ${url.pathname} -> ${file ? 200 : 404}`);
+    if (!file) {
+      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('not found\n');
+      return;
+    }
+    const type = types[path.extname(file).toLowerCase()] || 'application/octet-stream';
+    const size = fs.statSync(file).size;
+    res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': size });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${actual}/`;
+      resolve({ server, url, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+function parseArgs(argv) {
+  const opts = {
+    port: Number(process.env.PORT || 8080),
+    host: process.env.HOST || '127.0.0.1',
+    root: defaultRoot,
+    isolate: /^(1|true|yes)$/i.test(process.env.TIDEPOOL_ISOLATE || ''),
+    log: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') opts.port = Number(argv[++i]);
+    else if (a === '--host') opts.host = argv[++i];
+    else if (a === '--root') opts.root = argv[++i];
+    else if (a === '--isolate') opts.isolate = true;
+    else if (a === '--no-isolate') opts.isolate = false;
+    else if (a === '--log') opts.log = true;
+    else if (a === '-h' || a === '--help') {
+      console.log('usage: node web/server.mjs [--port N] [--host H] [--root DIR] [--isolate] [--log]');
+      process.exit(0);
+    } else {
+      console.error(`server.mjs: unknown argument ${a}`);
+      process.exit(2);
+    }
+  }
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
+    console.error('server.mjs: --port must be 0..65535');
+    process.exit(2);
+  }
+  return opts;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(path.join(opts.root, 'index.html'))) {
+    console.error(`server.mjs: ${opts.root}/index.html is missing: run scripts/build-web.sh first`);
+    process.exit(1);
+  }
+  startServer(opts).then(
+    ({ url }) => {
+      console.log(`Tidepool: ${url}`);
+      console.log(`  embed example: ${url}embed.html`);
+      console.log(`  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes' : 'no'}`);
+      console.log('  Ctrl-C to stop');
+    },
+    (err) => {
+      console.error(`server.mjs: cannot listen on ${opts.host}:${opts.port}: ${err.message}`);
+      process.exit(1);
+    },
+  );
+}

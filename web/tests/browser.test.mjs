@@ -1,0 +1,546 @@
+// Browser tests for the web toy. Playwright (npm playwright-core, no
+// downloaded browsers) drives Debian's Chromium headless; WebGL 2 runs on
+// SwiftShader. The tests serve build/web/dist with web/server.mjs themselves
+// (TIDEPOOL_DIST overrides the folder, CHROMIUM the browser).
+//
+//   node --test web/tests/          (scripts/test.sh runs this)
+//
+// Each test logs the numbers it checked as test diagnostics ("# ..." lines).
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+import { decodePng } from './png.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(here, '..', '..', 'build', 'web', 'dist'));
+const shots = path.join(here, '..', 'screenshots');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+// Software WebGL, and none of Chromium's own network chatter (the machines
+// are offline; it would only add noise).
+const launchArgs = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+const VIEW = { width: 960, height: 600 };
+// Fewer particles than the scenes' defaults: SwiftShader and two cores.
+const FEW = 'particles=1500';
+const LONG = 90_000;
+
+let server;
+let browser;
+const open = [];  // contexts to close after each test
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
+  server = await startServer({ root: dist, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+  fs.mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+async function closeAll() {
+  while (open.length) await open.pop().close().catch(() => {});
+}
+
+// Opens a page and records everything that would make a person frown.
+async function openPage(url, { hasTouch = false, viewport = VIEW, deviceScaleFactor = 1, base = server.url } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor, hasTouch });
+  open.push(context);
+  const page = await context.newPage();
+  const log = { errors: [], warnings: [], outside: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') log.errors.push(m.text());
+    else if (m.type() === 'warning') log.warnings.push(m.text());
+  });
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('dialog', (d) => {
+    log.errors.push(`dialog: ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(base) && !u.startsWith('data:')) log.outside.push(u);
+  });
+  await page.goto(new URL(url, base).href);
+  return { context, page, log };
+}
+
+// Waits until the toy in `target` (a page or a frame) has rendered `frames` frames.
+async function ready(target, frames = 3) {
+  await target.waitForFunction(
+    (n) => {
+      const s = window.tidepool && window.tidepool.stats();
+      return s && s.frame >= n;
+    },
+    frames,
+    { timeout: LONG, polling: 100 },
+  );
+  return stats(target);
+}
+
+const stats = (target) => target.evaluate(() => window.tidepool.stats());
+
+async function until(target, predicate, arg, what) {
+  try {
+    await target.waitForFunction(predicate, arg, { timeout: LONG, polling: 100 });
+  } catch (e) {
+    throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
+  }
+}
+
+// Simulated time must pass (frames alone do not move water).
+async function simulate(target, seconds) {
+  const t0 = (await stats(target)).time;
+  await until(target, (t) => window.tidepool.stats().time >= t, t0 + seconds, `${seconds} s of simulated time`);
+  return stats(target);
+}
+
+// World coordinates -> CSS pixels of the canvas (stats().view describes the fit).
+function toCanvas(s, x, y) {
+  const v = s.view;
+  return { x: v.width / 2 + (x - v.centerX) * v.scale, y: v.height / 2 - (y - v.centerY) * v.scale };
+}
+
+// Water is blue: the particle colours and the liquid shading are all well
+// bluer than red; the background and the container are near black.
+function isWater(r, g, b) {
+  return b > 120 && b >= r + 40 && g > 50;
+}
+
+// Fraction of water-coloured pixels inside a world-space rectangle.
+function waterFraction(png, s, x0, y0, x1, y1) {
+  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
+  let water = 0, total = 0;
+  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+      const o = (y * png.width + x) * 4;
+      total++;
+      if (isWater(png.data[o], png.data[o + 1], png.data[o + 2])) water++;
+    }
+  }
+  return { water, total, fraction: total ? water / total : 0 };
+}
+
+// Paced by simulated time, not wall time: on a slow machine the simulation
+// runs in slow motion, and a drag must still give it time to respond.
+// One tick (1/60 s) per step keeps the pointer moving every few frames, as
+// a hand would; longer gaps would read as the pointer holding still.
+const STEP_SIM = 0.016;  // seconds of simulation per input step
+
+async function drag(page, from, to, steps = 40) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  let during = null;
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(from.x + ((to.x - from.x) * i) / steps, from.y + ((to.y - from.y) * i) / steps);
+    await simulate(page, STEP_SIM);
+    if (i === Math.round(steps / 2)) during = await stats(page);
+  }
+  await page.mouse.up();
+  return during;
+}
+
+const fmt = (v) => Number(v).toFixed(4);
+
+describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, () => {
+  test('page loads with no console errors and no outside requests', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(`/?${FEW}`);
+    const s = await ready(page, 10);
+    t.diagnostic(`frame ${s.frame}, ${s.particles} particles, ${s.fps.toFixed(1)} fps, sim ${s.simMs.toFixed(2)} ms/frame`);
+    assert.equal(s.glReady, true);
+    assert.ok(s.particles > 1000, `particles ${s.particles}`);
+    assert.equal(await page.locator('#status').isHidden(), true, 'the loading message went away');
+    const gl = await page.evaluate(() => {
+      const c = document.createElement('canvas').getContext('webgl2');
+      return c ? c.getParameter(c.VERSION) : null;
+    });
+    t.diagnostic(`GL: ${gl}`);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.outside, []);
+    await closeAll();
+  });
+
+  test('the server sends application/wasm', async () => {
+    const type = await new Promise((resolve, reject) => {
+      http.get(new URL('tidepool.wasm', server.url), (res) => {
+        res.resume();
+        resolve(res.headers['content-type']);
+      }).on('error', reject);
+    });
+    assert.equal(type, 'application/wasm');
+  });
+
+  test('frames advance and the simulation runs', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(`/?${FEW}`);
+    const a = await ready(page, 3);
+    await page.waitForTimeout(1500);
+    const b = await stats(page);
+    t.diagnostic(`frames ${a.frame} -> ${b.frame}, time ${fmt(a.time)} -> ${fmt(b.time)} s, ${b.fps.toFixed(1)} fps`);
+    assert.ok(b.frame >= a.frame + 5, 'frames advance');
+    assert.ok(b.time > a.time, 'simulated time advances');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('the canvas shows water where the scene put it (particles and liquid modes)', { timeout: LONG * 2 }, async (t) => {
+    // Paused at t = 0: the dam-break column fills x 0..1, y 0..2 of a 4 x 3 tank.
+    for (const color of ['water', 'liquid']) {
+      const { page, log } = await openPage(`/?scene=dam-break&paused=1&embed=1&color=${color}&${FEW}`);
+      const s = await ready(page, 5);
+      assert.equal(s.color, color);
+      const png = decodePng(await page.screenshot({ path: path.join(shots, `${color}.png`) }));
+      const column = waterFraction(png, s, 0.05, 0.05, 0.95, 1.95);
+      const empty = waterFraction(png, s, 2.1, 0.1, 3.9, 1.9);
+      const above = waterFraction(png, s, 0.1, 2.15, 0.9, 2.9);
+      t.diagnostic(
+        `${color}: water pixels in the column ${column.water}/${column.total} (${(100 * column.fraction).toFixed(1)} %), ` +
+          `in the empty tank ${empty.water}/${empty.total}, above the column ${above.water}/${above.total}`,
+      );
+      assert.ok(column.fraction > 0.6, `${color}: column is water (${column.fraction})`);
+      assert.ok(empty.fraction < 0.01, `${color}: empty part is dry (${empty.fraction})`);
+      assert.ok(above.fraction < 0.01, `${color}: nothing above the column (${above.fraction})`);
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+  });
+
+  test('a mouse drag moves the fluid in the drag direction', { timeout: LONG * 3 }, async (t) => {
+    // zero-g: two droplets float toward each other with equal and opposite
+    // momentum, so the mean stays put unless something pushes. (In a full
+    // pool, water pushed sideways mostly circulates around the pointer.)
+    const { page, log } = await openPage(`/?scene=zero-g&embed=1&${FEW}`);
+    await ready(page, 3);
+    const s0 = await simulate(page, 0.3);
+    const during = await drag(page, toCanvas(s0, 0.2, 1.0), toCanvas(s0, 1.6, 1.0));
+    const s1 = await simulate(page, 0.1);
+    const back = await drag(page, toCanvas(s1, 1.85, 1.0), toCanvas(s1, 0.45, 1.0));
+    const s2 = await simulate(page, 0.1);
+    const right = s1.mean.x - s0.mean.x, left = s2.mean.x - s1.mean.x;
+    const p1 = during.pointers[0], p2 = back.pointers[0];
+    t.diagnostic(
+      `mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)} (drag right: ${right >= 0 ? '+' : ''}${fmt(right)} m) -> ` +
+        `${fmt(s2.mean.x)} (drag left: ${fmt(left)} m), mean y ${fmt(s0.mean.y)} -> ${fmt(s2.mean.y)}; ` +
+        `pointer drag velocity mid-drag ${fmt(p1.dragX)} then ${fmt(p2.dragX)} m/s`,
+    );
+    assert.equal(during.pointers.length, 1, 'one pointer while dragging');
+    assert.ok(p1.dragX > 0.1 && p2.dragX < -0.1, 'the force carries the drag velocity');
+    assert.ok(right > 0.1, `dragging right moves the water right (${right})`);
+    assert.ok(left < -0.1, `dragging left moves it back left (${left})`);
+    const after = await stats(page);
+    assert.equal(after.pointers.length, 0, 'no force once the button is up');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('two simultaneous touches both act on the fluid', { timeout: LONG * 3 }, async (t) => {
+    const { context, page, log } = await openPage(`/?scene=zero-g&embed=1&${FEW}`, { hasTouch: true });
+    await ready(page, 3);
+    const s0 = await simulate(page, 0.3);
+    const cdp = await context.newCDPSession(page);
+    // One finger in each of the two lower droplets, pulling them apart.
+    const path2 = (k) => [
+      { ...toCanvas(s0, 0.6 - 0.45 * k, 0.95), id: 1 },
+      { ...toCanvas(s0, 1.4 + 0.45 * k, 1.0), id: 2 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: path2(0) });
+    let during = null;
+    const steps = 30;
+    for (let i = 1; i <= steps; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: path2(i / steps) });
+      await simulate(page, STEP_SIM);
+      if (i === 12) during = await stats(page);
+    }
+    const s1 = await stats(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await simulate(page, 0.05);
+    const s2 = await stats(page);
+    const shown = during.pointers.map((p) => ({
+      x: +fmt(p.x), y: +fmt(p.y), affected: p.affected, vx: +fmt(p.vx), dragX: +fmt(p.dragX),
+    }));
+    t.diagnostic(`pointers mid-gesture: ${JSON.stringify(shown)}; mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)}`);
+    assert.equal(during.pointers.length, 2, 'two fingers, two forces');
+    const [left, right] = [...during.pointers].sort((a, b) => a.x - b.x);
+    assert.ok(left.x < 1.0 && right.x > 1.0, 'one force on each side');
+    for (const p of during.pointers) assert.ok(p.affected > 0, `each finger reaches water (${p.affected})`);
+    // Each finger drags its own droplet outwards, at the same time.
+    assert.ok(left.dragX < -0.1 && right.dragX > 0.1, 'each force carries its own finger velocity');
+    assert.ok(left.vx < -0.05, `water under the left finger moves left (${left.vx})`);
+    assert.ok(right.vx > 0.05, `water under the right finger moves right (${right.vx})`);
+    assert.equal(s2.pointers.length, 0, 'forces end with the touches');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('embed=1 hides the panel behind a small button', { timeout: LONG * 2 }, async (t) => {
+    const corner = { x0: 0, y0: 0, x1: 320, y1: 260 };
+    const grab = async (query) => {
+      const { page, log } = await openPage(`/?scene=dam-break&paused=1&${FEW}${query}`);
+      const s = await ready(page, 5);
+      const png = decodePng(await page.screenshot({ path: path.join(shots, query ? 'embed.png' : 'panel.png') }));
+      return { page, log, s, png };
+    };
+    const full = await grab('');
+    const embed = await grab('&embed=1');
+    let differ = 0, total = 0;
+    for (let y = corner.y0; y < corner.y1; y++) {
+      for (let x = corner.x0; x < corner.x1; x++) {
+        const o = (y * full.png.width + x) * 4;
+        const d = Math.abs(full.png.data[o] - embed.png.data[o]) + Math.abs(full.png.data[o + 1] - embed.png.data[o + 1]) +
+          Math.abs(full.png.data[o + 2] - embed.png.data[o + 2]);
+        total++;
+        if (d > 30) differ++;
+      }
+    }
+    t.diagnostic(`panel open: ${full.s.panelOpen} vs embed: ${embed.s.panelOpen}; top-left pixels that differ: ${differ}/${total}`);
+    assert.equal(full.s.panelOpen, true);
+    assert.equal(embed.s.panelOpen, false);
+    assert.ok(differ / total > 0.2, 'the panel is really not drawn in embed mode');
+    // The small button brings it back.
+    await embed.page.mouse.click(40, 20);
+    await until(embed.page, () => window.tidepool.stats().panelOpen, null, 'the panel to open');
+    assert.deepEqual(full.log.errors, []);
+    assert.deepEqual(embed.log.errors, []);
+    await closeAll();
+  });
+
+  test('bad query values are ignored with a warning, never injected', { timeout: LONG * 2 }, async (t) => {
+    const query = new URLSearchParams({
+      scene: '<img src=x onerror=alert(1)>',
+      particles: '-5',
+      color: 'plaid',
+      paused: 'maybe',
+      embed: '2',
+      bogus: '1',
+    });
+    const { page, log } = await openPage(`/?${query}`);
+    const s = await ready(page, 5);
+    t.diagnostic(`scene ${s.scene}, color ${s.color}, paused ${s.paused}, ${s.particles} particles; warnings: ${JSON.stringify(log.warnings)}`);
+    assert.equal(s.scene, 'dam-break');
+    assert.equal(s.color, 'water');
+    assert.equal(s.paused, false);
+    assert.ok(s.particles > 1000);
+    for (const word of ['scene', 'particles', 'color', 'paused', 'embed', 'bogus'])
+      assert.ok(log.warnings.some((w) => w.includes(word)), `a warning names ${word}`);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0, 'no markup injected');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('the postMessage API works from a parent page (the embed example)', { timeout: LONG * 3 }, async (t) => {
+    const { page, log } = await openPage('/embed.html', { viewport: { width: 1000, height: 900 } });
+    const frame = page.frames().find((f) => f.url().includes('embed=1'));
+    assert.ok(frame, 'the embed page has the toy in an iframe');
+    await ready(frame, 3);
+    const param = (name) => frame.evaluate((n) => window.tidepool.info().params.find((p) => p.name === n).value, name);
+
+    await page.click('#pause');
+    await until(frame, () => window.tidepool.stats().paused === true, null, 'pause by message');
+    await page.click('#resume');
+    await until(frame, () => window.tidepool.stats().paused === false, null, 'resume by message');
+    await page.click('#dam');
+    await until(frame, () => window.tidepool.stats().scene === 'dam-break', null, 'reset by message');
+    await page.click('#honey');
+    await until(frame, () => window.tidepool.info().params.find((p) => p.name === 'viscosity').value === 5, null, 'setParam by message');
+    // The page's own stats line is filled from {type: 'stats'} replies.
+    await page.waitForFunction(() => /^frame \d+/.test(document.getElementById('stats').textContent), null, { timeout: LONG });
+    // A reply goes to whoever asked.
+    const reply = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const toy = document.getElementById('toy').contentWindow;
+          const onReply = (e) => {
+            if (e.source === toy && e.data && e.data.type === 'stats') {
+              window.removeEventListener('message', onReply);
+              resolve(e.data);
+            }
+          };
+          window.addEventListener('message', onReply);
+          toy.postMessage({ type: 'stats' }, '*');
+        }),
+    );
+    assert.equal(reply.type, 'stats');
+    assert.equal(reply.stats.scene, 'dam-break');
+    // Hostile or malformed messages change nothing and run nothing.
+    await page.evaluate(() => {
+      const toy = document.getElementById('toy').contentWindow;
+      toy.postMessage({ type: 'eval', code: 'document.body.innerHTML = ""' }, '*');
+      toy.postMessage('pause', '*');
+      toy.postMessage({ type: 'pause', value: 'yes' }, '*');
+      toy.postMessage({ type: 'setParam', name: 'viscosity', value: '<b>1</b>' }, '*');
+      toy.postMessage({ type: 'setParam', name: '__proto__', value: 1 }, '*');
+      toy.postMessage({ type: 'reset', scene: '<script>alert(1)</script>' }, '*');
+      toy.postMessage({ type: 'stats' }, '*');  // processed after the others
+    });
+    await page.waitForTimeout(500);
+    const after = await stats(frame);
+    assert.equal(after.paused, false);
+    assert.equal(after.scene, 'dam-break');
+    assert.equal(await param('viscosity'), 5);
+    assert.equal(await frame.evaluate(() => !!document.getElementById('canvas')), true);
+    t.diagnostic(`stats reply: frame ${reply.stats.frame}, scene ${reply.stats.scene}; after hostile messages: scene ${after.scene}, viscosity ${await param('viscosity')}`);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.outside, []);
+    await closeAll();
+  });
+
+  test('the toy sleeps while scrolled out of view and resumes where it was', { timeout: LONG * 3 }, async (t) => {
+    const { page, log } = await openPage('/embed.html', { viewport: { width: 1000, height: 700 } });
+    const frame = page.frames().find((f) => f.url().includes('embed=1'));
+    await ready(frame, 5);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await until(frame, () => window.tidepool.stats().awake === false, null, 'sleep when scrolled away');
+    const a = await stats(frame);
+    await page.waitForTimeout(1500);
+    const b = await stats(frame);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await until(frame, (n) => window.tidepool.stats().frame > n + 3, b.frame, 'frames after scrolling back');
+    const c = await stats(frame);
+    t.diagnostic(`offscreen: frame ${a.frame} -> ${b.frame}, time ${fmt(a.time)} -> ${fmt(b.time)}; back: frame ${c.frame}, time ${fmt(c.time)}`);
+    assert.equal(b.frame, a.frame, 'no frames while offscreen');
+    assert.equal(b.time, a.time, 'no simulation while offscreen');
+    assert.ok(c.time > b.time && c.time - b.time < 1.0, 'resumes where it was (no catch-up jump)');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('the toy sleeps in a hidden tab', { timeout: LONG * 2 }, async (t) => {
+    const { context, page, log } = await openPage(`/?${FEW}`);
+    await ready(page, 5);
+    // Another tab in front hides this one (visibilitychange).
+    const other = await context.newPage();
+    await other.goto('about:blank');
+    await other.bringToFront();
+    const hidden = await page.evaluate(() => document.visibilityState);
+    if (hidden !== 'hidden') {
+      // Headless Chromium may keep background tabs "visible": emulate the
+      // event the way a browser sends it instead.
+      await page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+    }
+    await until(page, () => window.tidepool.stats().awake === false, null, 'sleep when hidden');
+    const a = await stats(page);
+    await page.waitForTimeout(1000);
+    const b = await stats(page);
+    t.diagnostic(`visibility after another tab came to front: ${hidden}; hidden: frame ${a.frame} -> ${b.frame}`);
+    assert.equal(b.frame, a.frame);
+    if (hidden !== 'hidden') {
+      await page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+    } else {
+      await page.bringToFront();
+    }
+    await until(page, (n) => window.tidepool.stats().frame > n + 3, b.frame, 'frames after the tab is back');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('a lost WebGL context shows a message and is restored', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(`/?${FEW}&color=liquid`);
+    await ready(page, 5);
+    await page.evaluate(() => {
+      window.__lose = document.getElementById('canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+      window.__lose.loseContext();
+    });
+    await until(page, () => window.tidepool.stats().glReady === false, null, 'the context to be lost');
+    const message = await page.locator('#message').textContent();
+    assert.equal(await page.locator('#status').isVisible(), true);
+    await page.evaluate(() => window.__lose.restoreContext());
+    await until(page, () => window.tidepool.stats().glReady === true, null, 'the context to be restored');
+    const s = await stats(page);
+    await until(page, (n) => window.tidepool.stats().frame > n + 5, s.frame, 'frames after restoring');
+    const png = decodePng(await page.screenshot());
+    const water = waterFraction(png, await stats(page), 0.0, 0.0, 4.0, 3.0);
+    t.diagnostic(`message while lost: "${message}"; water pixels after restore: ${water.water}`);
+    assert.match(message, /lost/i);
+    assert.equal(await page.locator('#status').isHidden(), true);
+    assert.ok(water.water > 1000, 'drawing again after the restore');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('without WebGL 2 or WebAssembly the page says so instead of staying blank', { timeout: LONG }, async (t) => {
+    const cases = [
+      {
+        name: 'no WebGL 2',
+        script: () => {
+          const get = HTMLCanvasElement.prototype.getContext;
+          HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+            return type === 'webgl2' ? null : get.call(this, type, ...rest);
+          };
+        },
+        expect: /WebGL 2/,
+      },
+      { name: 'no WebAssembly', script: () => { delete window.WebAssembly; }, expect: /WebAssembly/ },
+    ];
+    for (const c of cases) {
+      const context = await browser.newContext({ viewport: VIEW });
+      open.push(context);
+      await context.addInitScript(c.script);
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(server.url);
+      await page.locator('#status.error').waitFor({ timeout: LONG });
+      const text = await page.locator('#message').textContent();
+      t.diagnostic(`${c.name}: "${text.replace(/\n/g, ' ')}"`);
+      assert.match(text, c.expect);
+      assert.deepEqual(errors, []);
+      await closeAll();
+    }
+  });
+
+  test('HiDPI: the canvas follows devicePixelRatio and the window size', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(`/?${FEW}&paused=1`, { deviceScaleFactor: 2, viewport: { width: 640, height: 400 } });
+    await ready(page, 3);
+    const size = () => page.evaluate(() => {
+      const c = document.getElementById('canvas');
+      return { w: c.width, h: c.height, cssW: c.clientWidth, cssH: c.clientHeight };
+    });
+    const a = await size();
+    await page.setViewportSize({ width: 500, height: 700 });
+    await until(page, () => document.getElementById('canvas').width === 1000, null, 'the canvas to follow the resize');
+    const b = await size();
+    t.diagnostic(`dpr 2: canvas ${a.w}x${a.h} for ${a.cssW}x${a.cssH} CSS px; after resize ${b.w}x${b.h} for ${b.cssW}x${b.cssH}`);
+    assert.deepEqual([a.w, a.h], [2 * a.cssW, 2 * a.cssH]);
+    assert.deepEqual([b.w, b.h], [1000, 1400]);
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('also runs cross-origin isolated (COOP/COEP), as a threads build needs', { timeout: LONG * 2 }, async (t) => {
+    const isolated = await startServer({ root: dist, port: 0, isolate: true });
+    try {
+      const { page, log } = await openPage(`/?${FEW}`, { base: isolated.url });
+      const s = await ready(page, 5);
+      const coi = await page.evaluate(() => window.crossOriginIsolated);
+      t.diagnostic(`crossOriginIsolated ${coi}, frame ${s.frame}`);
+      assert.equal(coi, true);
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+      const plain = await openPage(`/?${FEW}`);
+      await ready(plain.page, 2);
+      assert.equal(await plain.page.evaluate(() => window.crossOriginIsolated), false, 'not isolated by default');
+      await closeAll();
+    } finally {
+      await isolated.close();
+    }
+  });
+});
