@@ -21,7 +21,7 @@ namespace {
 
 constexpr int64_t kMouse = -1;
 constexpr float kMaxDragSpeed = 6.0f;  // [m/s] a flick must not blow the fluid apart
-constexpr double kDragWindow = 0.08;   // [s of simulation] drag velocity averaging window
+constexpr double kDragWindow = 0.12;   // [s of simulation] drag velocity averaging window
 
 // SDL reports mouse positions in window units; the view is in framebuffer pixels.
 glm::vec2 window_to_pixel(const App& app, float x, float y) { return glm::vec2(x, y) * app.pixel_ratio; }

@@ -210,7 +210,6 @@ void params_section(App& app) {
     ImGui::EndCombo();
   }
   tooltip("Named parameter sets (h and mass stay: the scene derives them)");
-  ImGui::SameLine();
   if (ImGui::Button("scene defaults")) {
     app.overrides.clear();
     load(app, app.scene, app.particles_requested);
@@ -266,9 +265,12 @@ void draw_panel(App& app) {
   ImGui::SetNextWindowCollapsed(std::min(io.DisplaySize.x, io.DisplaySize.y) < 600.0f, ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSizeConstraints(ImVec2(10.0f * em, 0.0f),
                                       ImVec2(io.DisplaySize.x - 2.0f * margin, io.DisplaySize.y - 2.0f * margin));
+  // A fixed content width: an auto-sized width would follow the numbers in
+  // the stats lines, and the view (fitted beside the panel) would jitter.
+  ImGui::SetNextWindowContentSize(ImVec2(std::min(21.0f * em, io.DisplaySize.x - 4.0f * margin), 0.0f));
   bool open = true;
   if (ImGui::Begin("Tidepool", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::PushItemWidth(std::min(13.0f * em, 0.55f * io.DisplaySize.x));
+    ImGui::PushItemWidth(std::min(11.5f * em, 0.5f * io.DisplaySize.x));
     stats_section(app);
     ImGui::Separator();
     scene_section(app);

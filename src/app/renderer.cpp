@@ -86,7 +86,7 @@ void main() {
   float r2 = dot(v_corner, v_corner);
   if (r2 >= 1.0) discard;
   float w = 1.0 - r2;
-  w = w * w * w * 0.3;
+  w = w * w * w * 0.2;
   o_color = vec4(w, w * v_t, 0.0, 0.0);
 }
 )";
@@ -115,11 +115,15 @@ void main() {
   float d = f.r;
   float a = smoothstep(u_threshold - 0.03, u_threshold + 0.03, d);
   if (a <= 0.0) discard;
-  float l = texture(u_field, v_uv - vec2(u_texel.x, 0.0)).r;
-  float r = texture(u_field, v_uv + vec2(u_texel.x, 0.0)).r;
-  float b = texture(u_field, v_uv - vec2(0.0, u_texel.y)).r;
-  float t = texture(u_field, v_uv + vec2(0.0, u_texel.y)).r;
-  vec3 n = normalize(vec3((l - r) * 4.0, (b - t) * 4.0, 0.3));
+  vec2 o = 1.5 * u_texel;
+  float l = texture(u_field, v_uv - vec2(o.x, 0.0)).r;
+  float r = texture(u_field, v_uv + vec2(o.x, 0.0)).r;
+  float b = texture(u_field, v_uv - vec2(0.0, o.y)).r;
+  float t = texture(u_field, v_uv + vec2(0.0, o.y)).r;
+  // Bulge near the surface only: deeper in, the field's ripples from the
+  // particle lattice would read as worms.
+  float bulge = 1.0 - smoothstep(u_threshold, u_threshold + 0.2, d);
+  vec3 n = normalize(vec3(vec2(l - r, b - t) * 3.0 * bulge, 0.3));
   vec3 light = normalize(vec3(-0.45, 0.65, 0.62));
   float diffuse = max(dot(n, light), 0.0);
   float spec = pow(max(dot(reflect(-light, n), vec3(0.0, 0.0, 1.0)), 0.0), 28.0);
@@ -513,7 +517,7 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
     glUseProgram(splat_.id);
     glUniform2f(splat_.u_scale, s.x, s.y);
     glUniform2f(splat_.u_offset, o.x, o.y);
-    glUniform1f(splat_.u_radius, std::max(1.6f * frame.spacing, 3.0f * min_radius));
+    glUniform1f(splat_.u_radius, std::max(2.0f * frame.spacing, 3.0f * min_radius));
     glUniform2f(splat_.u_range, lo, hi);
     glBindVertexArray(particle_vao_);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
@@ -526,7 +530,7 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
     glBindTexture(GL_TEXTURE_2D, field_tex_);
     glUniform1i(liquid_.u_field, 0);
     glUniform2f(liquid_.u_texel, 1.0f / fw, 1.0f / fh);
-    glUniform1f(liquid_.u_threshold, 0.2f);
+    glUniform1f(liquid_.u_threshold, 0.18f);
     glBindVertexArray(empty_vao_);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindTexture(GL_TEXTURE_2D, 0);

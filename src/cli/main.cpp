@@ -58,7 +58,7 @@ int list_params() {
   }
   std::printf("\npresets (--preset NAME):\n");
   for (const PresetInfo& p : presets()) std::printf("  %-10s %s\n", p.name, p.description);
-  std::printf("\nh and mass are derived by each scene from its particle spacing unless set.\n");
+  std::printf("\nh, mass and surface_threshold are derived by each scene from its particle spacing unless set.\n");
   return 0;
 }
 
@@ -210,7 +210,9 @@ int run(int argc, char** argv) {
   }
   if (scene.empty()) problems.push_back("--scene: required (see `tidepool scenes`)");
   World world;
-  if (problems.empty()) {
+  // The scene checks its name, the particle count and every --set value, so
+  // it runs even when the arguments already had problems: all are reported.
+  if (!scene.empty()) {
     std::string err;
     if (!load_scene(world, scene, setup, &err)) {
       size_t start = 0;

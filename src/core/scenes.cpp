@@ -86,8 +86,10 @@ const std::vector<SceneDef>& scene_defs() {
        "water",
        [](Params& p) {
          p.gravity_y = 0.0f;
+         // Müller's colour-field tension needs strong viscosity to stay
+         // stable with DFSPH here (see the notes in the README).
          p.surface_tension = 2.0f;
-         p.viscosity = 5.0f;
+         p.viscosity = 20.0f;
        },
        [] {
          Layout l;
@@ -136,7 +138,7 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
   const std::string preset_name = setup.preset.empty() ? preset : setup.preset;
   if (!apply_preset(params, preset_name)) problems.push_back("preset '" + preset_name + "': unknown");
   if (tune && setup.preset.empty()) tune(params);
-  bool h_set = false, mass_set = false;
+  bool h_set = false, mass_set = false, threshold_set = false;
   for (const auto& [name, value] : setup.overrides) {
     const ParamInfo* info = find_param(name);
     if (!info) {
@@ -151,6 +153,7 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
     }
     h_set |= name == "h";
     mass_set |= name == "mass";
+    threshold_set |= name == "surface_threshold";
   }
   float area = layout.area_for_spacing;
   for (const Region& r : layout.fluid) area += r.area();
@@ -164,6 +167,11 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
     res = resolution_for(area, particles, params.rest_density);
     if (!h_set) params.h = res.h;
     if (!mass_set) params.mass = res.mass;
+    // |n| = |grad c| is about 1/h at a free surface and noise inside; a
+    // fixed threshold (the seeds' values belong to their h and their 3D
+    // constants) either misses the surface or lets interior noise drive the
+    // force, which feeds energy in. Half the surface value separates them.
+    if (!threshold_set) params.surface_threshold = kSurfaceThresholdTimesH / params.h;
     // A user-chosen mass sets the spacing: spacing^2 = mass / rho0.
     if (mass_set) res.spacing = std::sqrt(params.mass / params.rest_density);
   }

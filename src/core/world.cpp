@@ -345,6 +345,7 @@ void World::compute_non_pressure_accel(float dt) {
   const float mu = P.viscosity, sigma = P.surface_tension, thresh = P.surface_threshold;
   const float xsph = P.xsph / dt;
   const float gx = P.gravity_x, gy = P.gravity_y, wall_mu = P.wall_viscosity;
+  const float gravity_len = std::sqrt(gx * gx + gy * gy);
   p.ax.resize(static_cast<size_t>(n));
   p.ay.resize(static_cast<size_t>(n));
   p.surface.resize(static_cast<size_t>(n));
@@ -361,8 +362,10 @@ void World::compute_non_pressure_accel(float dt) {
       const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
       for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
         const float vol = m / rho[j];
-        // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15), self included
-        // in the Laplacian so that a uniform interior gives lap c ~ 0.
+        // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
+        // includes the particle itself (seed 000 leaves it out): without it
+        // the force on a surface particle has the wrong size, and square
+        // drops spread instead of rounding up (measured).
         lap += vol * K.poly6_laplacian(r2);
         if (j == i) return;
         const float r = std::sqrt(r2);
@@ -405,16 +408,26 @@ void World::compute_non_pressure_accel(float dt) {
         axi += rate * (f.velocity.x - vxi);
         ayi += rate * (f.velocity.y - vyi);
       }
-      // No-slip walls: eq. 14 against wall "particles" at rest,
-      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -mu_w / rho_i rho0 Psi v_i,
-      // on the tangential velocity only (the normal one is the pressure's job).
+      // Wall viscosity: eq. 14 against wall "particles" at rest,
+      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
+      // on the tangential velocity only (the normal one is the pressure's
+      // job), and only on walls the fluid rests on (weighted by how much the
+      // wall faces up against gravity): it plays the part of the bed
+      // friction that slows a real surge, without gluing a film of fluid to
+      // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
+      // strength is stable.
       const float wgx = wall_gx_[i], wgy = wall_gy_[i];
       const float g2 = wgx * wgx + wgy * wgy;
-      if (wall_mu > 0.0f && g2 > 0.0f) {
-        const float vn = (vxi * wgx + vyi * wgy) / g2;
-        const float rate = std::min(wall_mu * wall_lap_[i] / rhoi, 1.0f / dt);
-        axi -= rate * (vxi - vn * wgx);
-        ayi -= rate * (vyi - vn * wgy);
+      if (wall_mu > 0.0f && g2 > 0.0f && gravity_len > 0.0f) {
+        // The wall gradient points into the wall: facing = -g_hat . n_hat.
+        const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
+        if (facing > 0.0f) {
+          const float vn = (vxi * wgx + vyi * wgy) / g2;
+          const float rate = facing * wall_mu * wall_lap_[i] / rhoi;
+          const float damp = rate / (1.0f + rate * dt);  // implicit Euler
+          axi -= damp * (vxi - vn * wgx);
+          ayi -= damp * (vyi - vn * wgy);
+        }
       }
       p.ax[i] = axi;
       p.ay[i] = ayi;

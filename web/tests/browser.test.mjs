@@ -96,7 +96,7 @@ const stats = (target) => target.evaluate(() => window.tidepool.stats());
 
 async function until(target, predicate, arg, what) {
   try {
-    await target.waitForFunction(predicate, arg, { timeout: LONG, polling: 100 });
+    await target.waitForFunction(predicate, arg, { timeout: LONG, polling: 50 });
   } catch (e) {
     throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
   }
@@ -213,6 +213,12 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
       assert.ok(column.fraction > 0.6, `${color}: column is water (${column.fraction})`);
       assert.ok(empty.fraction < 0.01, `${color}: empty part is dry (${empty.fraction})`);
       assert.ok(above.fraction < 0.01, `${color}: nothing above the column (${above.fraction})`);
+      if (color === 'liquid') {
+        // And one for people to look at: the dam breaking.
+        assert.equal(await page.evaluate(() => window.tidepool.pause(false)), true);
+        await simulate(page, 0.5);
+        await page.screenshot({ path: path.join(shots, 'liquid-dam-break.png') });
+      }
       assert.deepEqual(log.errors, []);
       await closeAll();
     }
@@ -227,13 +233,17 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     const s0 = await simulate(page, 0.3);
     const during = await drag(page, toCanvas(s0, 0.2, 1.0), toCanvas(s0, 1.6, 1.0));
     const s1 = await simulate(page, 0.1);
-    const back = await drag(page, toCanvas(s1, 1.85, 1.0), toCanvas(s1, 0.45, 1.0));
+    // Once more from the start, the other way (the first push left the
+    // water drifting right: zero-g has no friction).
+    assert.equal(await page.evaluate(() => window.tidepool.reset()), true);
+    const r0 = await simulate(page, 0.3);
+    const back = await drag(page, toCanvas(r0, 1.8, 1.0), toCanvas(r0, 0.4, 1.0));
     const s2 = await simulate(page, 0.1);
-    const right = s1.mean.x - s0.mean.x, left = s2.mean.x - s1.mean.x;
+    const right = s1.mean.x - s0.mean.x, left = s2.mean.x - r0.mean.x;
     const p1 = during.pointers[0], p2 = back.pointers[0];
     t.diagnostic(
-      `mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)} (drag right: ${right >= 0 ? '+' : ''}${fmt(right)} m) -> ` +
-        `${fmt(s2.mean.x)} (drag left: ${fmt(left)} m), mean y ${fmt(s0.mean.y)} -> ${fmt(s2.mean.y)}; ` +
+      `mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)} (drag right: ${right >= 0 ? '+' : ''}${fmt(right)} m); after a reset ` +
+        `${fmt(r0.mean.x)} -> ${fmt(s2.mean.x)} (drag left: ${fmt(left)} m); ` +
         `pointer drag velocity mid-drag ${fmt(p1.dragX)} then ${fmt(p2.dragX)} m/s`,
     );
     assert.equal(during.pointers.length, 1, 'one pointer while dragging');
@@ -251,10 +261,11 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     await ready(page, 3);
     const s0 = await simulate(page, 0.3);
     const cdp = await context.newCDPSession(page);
-    // One finger in each of the two lower droplets, pulling them apart.
+    // One finger from each side sweeps its droplet toward the middle, the
+    // way the mouse test pushes one.
     const path2 = (k) => [
-      { ...toCanvas(s0, 0.6 - 0.45 * k, 0.95), id: 1 },
-      { ...toCanvas(s0, 1.4 + 0.45 * k, 1.0), id: 2 },
+      { ...toCanvas(s0, 0.15 + 0.7 * k, 0.95), id: 1 },
+      { ...toCanvas(s0, 1.85 - 0.7 * k, 1.0), id: 2 },
     ];
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: path2(0) });
     let during = null;
@@ -262,7 +273,7 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     for (let i = 1; i <= steps; i++) {
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: path2(i / steps) });
       await simulate(page, STEP_SIM);
-      if (i === 12) during = await stats(page);
+      if (i === 20) during = await stats(page);
     }
     const s1 = await stats(page);
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
@@ -274,12 +285,12 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     t.diagnostic(`pointers mid-gesture: ${JSON.stringify(shown)}; mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)}`);
     assert.equal(during.pointers.length, 2, 'two fingers, two forces');
     const [left, right] = [...during.pointers].sort((a, b) => a.x - b.x);
-    assert.ok(left.x < 1.0 && right.x > 1.0, 'one force on each side');
+    assert.ok(left.x < 0.9 && right.x > 1.1, 'one force on each side');
     for (const p of during.pointers) assert.ok(p.affected > 0, `each finger reaches water (${p.affected})`);
-    // Each finger drags its own droplet outwards, at the same time.
-    assert.ok(left.dragX < -0.1 && right.dragX > 0.1, 'each force carries its own finger velocity');
-    assert.ok(left.vx < -0.05, `water under the left finger moves left (${left.vx})`);
-    assert.ok(right.vx > 0.05, `water under the right finger moves right (${right.vx})`);
+    // Each finger pushes its own droplet its own way, at the same time.
+    assert.ok(left.dragX > 0.05 && right.dragX < -0.05, 'each force carries its own finger velocity');
+    assert.ok(left.vx > 0.05, `water under the left finger moves right (${left.vx})`);
+    assert.ok(right.vx < -0.05, `water under the right finger moves left (${right.vx})`);
     assert.equal(s2.pointers.length, 0, 'forces end with the touches');
     assert.deepEqual(log.errors, []);
     await closeAll();

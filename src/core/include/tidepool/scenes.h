@@ -24,7 +24,8 @@ struct SceneSetup {
   int particles = 0;    // about this many (the lattice is rounded); 0 = scene default
   std::string preset;   // parameter preset; empty = the scene's own
   // Parameter overrides by name (see param_table()), applied after the
-  // preset; an override of h or mass replaces the derived value.
+  // preset; an override of h, mass or surface_threshold replaces the value
+  // the scene derives from its spacing.
   std::vector<std::pair<std::string, float>> overrides;
 };
 
@@ -39,6 +40,10 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
 // settles calmly; at 2.0 (12 neighbours) the solver needed ~25 iterations
 // per step and a resting column could go unstable.
 constexpr float kSupportPerSpacing = 2.8f;
+
+// Scenes set surface_threshold = kSurfaceThresholdTimesH / h unless it is
+// given explicitly (see scenes.cpp).
+constexpr float kSurfaceThresholdTimesH = 0.5f;
 
 // Spacing, h and mass for `particles` particles filling `area` m^2 at rest
 // density rho0: spacing = sqrt(area / n), h = kSupportPerSpacing * spacing,
