@@ -62,7 +62,6 @@ struct Contact {
   // displacement across a short window, steady however unevenly the
   // browser delivers events between frames.
   std::vector<std::pair<double, glm::vec2>> trail;
-  bool moved_this_frame = false;
   glm::vec2 stroke_end{0.0f};   // obstacle tool: end of the last capsule
   bool stroke_drew = false;
 };

@@ -40,7 +40,6 @@ void begin(App& app, int64_t id, glm::vec2 pixel, bool pull, bool captured) {
   c.pull = pull;
   c.captured = captured;
   c.stroke_drew = false;
-  c.moved_this_frame = false;
   c.last_world = glm::vec2(NAN);  // marks it fresh
   app.contacts[id] = c;
 }

@@ -348,7 +348,7 @@ void frame(App& app) {
   f.scale = app.view.scale;
   f.spacing = app.world.params().h / tidepool::kSupportPerSpacing;
   for (const auto& [id, c] : app.contacts) {
-    if (c.captured) continue;
+    if (c.captured || !app.render.show_pointers) continue;
     if (app.tool == Tool::Push) f.rings.push_back({c.world, app.pointer_radius, c.pull});
     else if (app.tool == Tool::Erase) f.rings.push_back({c.world, eraser_radius(app), true});
   }

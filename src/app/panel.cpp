@@ -95,6 +95,8 @@ void scene_section(App& app) {
   }
   tooltip("water: particles, white where fast; speed, density (blue below rest, red above), pressure; "
           "surface: particles the colour field marks as surface; liquid: a shaded fluid body");
+  ImGui::Checkbox("pointer rings", &app.render.show_pointers);
+  tooltip("Show where each pointer or finger acts");
 }
 
 void tool_section(App& app) {

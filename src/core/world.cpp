@@ -356,18 +356,35 @@ void World::compute_non_pressure_accel(float dt) {
   const float* rho = p.density.data();
   const bool cubic = P.solver == Solver::DFSPH;
   const CubicKernel C(P.h);
+  // DFSPH built neighbour lists in its factor pass (same positions): reading
+  // them beats testing the cell block's candidates again.
+  const bool lists = cubic && nbr_start_.size() == static_cast<size_t>(n) + 1;
+  auto visit = [&](int i, const auto& f) {
+    if (lists) {
+      const float xi = x[i], yi = y[i];
+      for (int k = nbr_start_[i]; k < nbr_start_[i + 1]; ++k) {
+        const int j = nbr_j_[k];
+        const float dx = xi - x[j], dy = yi - y[j];
+        f(j, dx, dy, dx * dx + dy * dy);
+      }
+    } else {
+      for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
+        if (j != i) f(j, dx, dy, r2);
+      });
+    }
+  };
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
-      float visc_x = 0, visc_y = 0, nx = 0, ny = 0, lap = 0, xs_x = 0, xs_y = 0;
+      float visc_x = 0, visc_y = 0, nx = 0, ny = 0, xs_x = 0, xs_y = 0;
       const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
-      for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
+      // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
+      // includes the particle itself (seed 000 leaves it out): without it the
+      // force on a surface particle has the wrong size, and square drops
+      // spread instead of rounding up (measured).
+      float lap = m / rhoi * K.poly6_laplacian(0.0f);
+      visit(i, [&](int j, float dx, float dy, float r2) {
         const float vol = m / rho[j];
-        // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
-        // includes the particle itself (seed 000 leaves it out): without it
-        // the force on a surface particle has the wrong size, and square
-        // drops spread instead of rounding up (measured).
         lap += vol * K.poly6_laplacian(r2);
-        if (j == i) return;
         const float r = std::sqrt(r2);
         const float dvx = vx[j] - vxi, dvy = vy[j] - vyi;
         const float lv = vol * K.viscosity_laplacian(r);
@@ -602,6 +619,7 @@ size_t World::bytes_per_particle() const {
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity();
   bytes += grid_.bytes();
+  bytes += (nbr_start_.capacity() + nbr_j_.capacity()) * sizeof(int) + nbr_g_.capacity() * sizeof(float);
   return bytes / static_cast<size_t>(p.size());
 }
 

@@ -251,6 +251,8 @@ class World {
   std::vector<float> wall_rho_, wall_gx_, wall_gy_;  // boundary density and its gradient
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
+  std::vector<int> nbr_start_, nbr_j_;               // DFSPH neighbour lists
+  std::vector<float> nbr_g_;                         // grad W_ij = nbr_g_ r_ij
   std::vector<uint8_t> keep_;
   std::vector<float> wall_phi_, wall_line_, wall_visc_;  // Phi(d), dPhi/dd, Psi(d) (boundary.cpp)
   float max_accel_ = 0.0f;                   // largest |a| of the last substep
