@@ -102,24 +102,29 @@ do_app() {
 }
 
 # SDL2 built for Emscripten with its own CMake, installed under a prefix in
-# the cache. The stamp is written last, so an interrupted build is redone.
+# the cache. Only what the toy uses: video, events, timers; no audio,
+# joystick, haptics or sensors (less to build, less in the .wasm). The stamp
+# holds these options and is written last, so an interrupted build, or one
+# with other options, is redone.
+SDL2_WASM_OPTIONS="-DCMAKE_BUILD_TYPE=Release -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF \
+-DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF -DSDL_POWER=OFF"
 build_sdl2_wasm() {
   local stamp="$TIDEPOOL_SDL2_PREFIX/.tidepool-built"
-  [ -f "$stamp" ] && return 0
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$SDL2_WASM_OPTIONS" ] && return 0
   fetch_source libsdl2 "SDL2-$SDL2_VERSION"
   local bdir="$TIDEPOOL_CACHE/build-sdl2-wasm"
   say "building SDL2 $SDL2_VERSION for Emscripten (once per machine, ~5 min on 2 cores)"
   local t0=$SECONDS
   rm -rf "$bdir" "$TIDEPOOL_SDL2_PREFIX"
-  emcmake cmake -S "$TIDEPOOL_CACHE/src/SDL2-$SDL2_VERSION" -B "$bdir" \
-    -DCMAKE_BUILD_TYPE=Release -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF \
+  # shellcheck disable=SC2086  # the options are words on purpose
+  emcmake cmake -S "$TIDEPOOL_CACHE/src/SDL2-$SDL2_VERSION" -B "$bdir" $SDL2_WASM_OPTIONS \
     >"$TIDEPOOL_CACHE/sdl2-wasm-configure.log" 2>&1 ||
     { tail -40 "$TIDEPOOL_CACHE/sdl2-wasm-configure.log"; die "SDL2 configure failed"; }
   nice -n 10 cmake --build "$bdir" -j"${TIDEPOOL_JOBS}" >"$TIDEPOOL_CACHE/sdl2-wasm-build.log" 2>&1 ||
     { tail -40 "$TIDEPOOL_CACHE/sdl2-wasm-build.log"; die "SDL2 build failed"; }
   cmake --install "$bdir" --prefix "$TIDEPOOL_SDL2_PREFIX" >/dev/null
   rm -rf "$bdir"
-  touch "$stamp"
+  printf '%s' "$SDL2_WASM_OPTIONS" >"$stamp"
   say "SDL2 for Emscripten ready in $TIDEPOOL_SDL2_PREFIX ($((SECONDS - t0)) s)"
 }
 

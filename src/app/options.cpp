@@ -50,7 +50,7 @@ bool parse_int(const std::string& s, int lo, int hi, int* out) {
 void usage() {
   std::printf(
       "usage: tidepool_app [--scene NAME] [--particles N] [--color MODE] [--paused] [--embed]\n"
-      "                    [--frames N]\n"
+      "                    [--frames N]          (--key=value works too)\n"
       "  --scene      one of:");
   for (const tidepool::SceneInfo& s : tidepool::scenes()) std::printf(" %s", s.name);
   std::printf("\n  --particles  %d..%d (default: the scene's)\n", kMinParticles, tidepool::kMaxParticles);
@@ -64,15 +64,24 @@ void usage() {
 
 bool parse_options(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
-    const std::string key = argv[i];
+    std::string key = argv[i];
     if (key == "-h" || key == "--help") {
       usage();
       return false;
     }
-    // Flags may stand alone (--paused) or take a value (--paused 0).
-    const bool has_value = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0;
-    const std::string value = has_value ? argv[i + 1] : "";
-    if (has_value) ++i;
+    // --key=value (what the page passes), --key value, or a bare flag
+    // (--paused).
+    bool has_value = false;
+    std::string value;
+    const size_t eq = key.find('=');
+    if (key.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = key.substr(eq + 1);
+      key = key.substr(0, eq);
+      has_value = true;
+    } else if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+      value = argv[++i];
+      has_value = true;
+    }
     if (key == "--scene") {
       if (tidepool::find_scene(value)) o->scene = value;
       else warn("unknown scene " + quoted(value) + " ignored (using " + o->scene + ")");

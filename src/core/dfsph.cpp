@@ -210,19 +210,4 @@ int World::dfsph_density_solve(float dt, float* error_out) {
   return it;
 }
 
-void World::integrate_positions(float dt) {
-  Particles& p = particles_;
-  const int n = p.size();
-  float a2max = 0.0f;
-  for (int i = 0; i < n; ++i) {
-    const float ax = p.ax[i], ay = p.ay[i];
-    a2max = std::max(a2max, ax * ax + ay * ay);
-    p.x_prev[i] = p.x[i];
-    p.y_prev[i] = p.y[i];
-    p.x[i] += dt * p.vx[i];
-    p.y[i] += dt * p.vy[i];
-  }
-  max_accel_ = std::sqrt(a2max);
-}
-
 }  // namespace tidepool

@@ -180,6 +180,19 @@ const std::vector<PresetInfo>& presets() {
   return list;
 }
 
+namespace {
+
+// What the seeds share: Müller 2003 as they wrote it, negative pressures
+// kept, no XSPH and free-slip walls.
+void seed_method(Params& q) {
+  q.solver = Solver::Muller2003;
+  q.negative_pressure = 1.0f;
+  q.xsph = 0.0f;
+  q.wall_viscosity = 0.0f;
+}
+
+}  // namespace
+
 bool apply_preset(Params& p, std::string_view name) {
   const float h = p.h, mass = p.mass;
   Params q;  // start from the defaults (the "water" preset)
@@ -189,9 +202,7 @@ bool apply_preset(Params& p, std::string_view name) {
     // front (the experiment's floor is not frictionless; the real water's
     // 1e-6 m^2/s is far below what ~40 particles across a column resolve).
   } else if (name == "seed000") {
-    q.solver = Solver::Muller2003;
-    q.wall_viscosity = 0.0f;
-    q.xsph = 0.0f;
+    seed_method(q);
     q.eos = Eos::Tait;
     q.integrator = Integrator::Leapfrog;
     q.pressure_force = PressureForce::Muller;
@@ -201,13 +212,10 @@ bool apply_preset(Params& p, std::string_view name) {
     q.surface_tension = 0.05f;
     q.surface_threshold = std::sqrt(55.0f);  // seed's thresholdsqr = 55
     q.restitution = 0.95f;
-    q.negative_pressure = 1.0f;
     q.dt = 0.003f;
     q.gravity_y = -9.82f;
   } else if (name == "seed001") {
-    q.solver = Solver::Muller2003;
-    q.wall_viscosity = 0.0f;
-    q.xsph = 0.0f;
+    seed_method(q);
     q.eos = Eos::IdealGas;
     q.pressure_force = PressureForce::Muller;
     q.stiffness = 1000.0f;
@@ -217,18 +225,14 @@ bool apply_preset(Params& p, std::string_view name) {
     q.surface_threshold = 1.0f;
     q.gravity_y = -10.0f;
     q.restitution = 0.0f;
-    q.negative_pressure = 1.0f;
     q.dt = 0.01f;
   } else if (name == "seed002") {
-    q.solver = Solver::Muller2003;
-    q.wall_viscosity = 0.0f;
-    q.xsph = 0.0f;
+    seed_method(q);
     q.eos = Eos::IdealGas;
     q.pressure_force = PressureForce::Symmetric;
     q.stiffness = 3.0f;
     q.rest_density = 998.29f;
     q.viscosity = 3.5f;
-    q.negative_pressure = 1.0f;
     q.gravity_y = -9.8f;
     q.dt = 0.006f;
   } else if (name == "wcsph") {

@@ -244,14 +244,14 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
       st.solver_iterations += dfsph_density_solve(dt, &error);
       st.solver_error = error;
       lap(kStagePressure);
-      integrate_positions(dt);
+      integrate(dt);
       lap(kStageIntegrate);
     } else {
       compute_non_pressure_accel(dt);
       lap(kStageForces);
       muller_pressure_accel();
       lap(kStagePressure);
-      integrate_muller(dt);
+      integrate(dt);
       lap(kStageIntegrate);
     }
     collide(dt);
@@ -487,10 +487,13 @@ void World::muller_pressure_accel() {
   });
 }
 
-void World::integrate_muller(float dt) {
+// Müller 2003: symplectic Euler or leapfrog. DFSPH has already turned its
+// velocities into v(t + dt) in the solves, so only positions move.
+void World::integrate(float dt) {
   Particles& p = particles_;
   const int n = p.size();
-  const bool leapfrog = params_.integrator == Integrator::Leapfrog;
+  const bool dfsph = params_.solver == Solver::DFSPH;
+  const bool leapfrog = !dfsph && params_.integrator == Integrator::Leapfrog;
   float a2max = 0.0f;
   for (int i = 0; i < n; ++i) {
     const float ax = p.ax[i], ay = p.ay[i];
@@ -508,8 +511,10 @@ void World::integrate_muller(float dt) {
       p.x[i] += hx * dt;
       p.y[i] += hy * dt;
     } else {
-      p.vx[i] += ax * dt;
-      p.vy[i] += ay * dt;
+      if (!dfsph) {
+        p.vx[i] += ax * dt;
+        p.vy[i] += ay * dt;
+      }
       p.x[i] += p.vx[i] * dt;
       p.y[i] += p.vy[i] * dt;
     }

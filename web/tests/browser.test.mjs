@@ -332,7 +332,7 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     const query = new URLSearchParams({
       scene: '<img src=x onerror=alert(1)>',
       particles: '-5',
-      color: 'plaid',
+      color: '--paused=1',  // a value cannot pose as another option
       paused: 'maybe',
       embed: '2',
       bogus: '1',

@@ -209,14 +209,13 @@ class World {
   void compute_density();
   void compute_non_pressure_accel(float dt);
   void muller_pressure_accel();
-  void integrate_muller(float dt);
+  void integrate(float dt);
   void dfsph_factors();
   int dfsph_divergence_solve(float dt);
   int dfsph_density_solve(float dt, float* error);
   double dfsph_predict(float dt, bool divergence);
   int dfsph_solve(float dt, bool divergence, float* error);
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
-  void integrate_positions(float dt);
   void wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
   void collide(float dt);
   void emit_and_sink(float dt);
