@@ -76,13 +76,13 @@ Layout drop_layout() {
 
 const std::vector<SceneDef>& scene_defs() {
   static const std::vector<SceneDef> defs = {
-      {{"dam-break", "water column 1 m wide, 2 m high collapses in a 4 m tank (Koshizuka & Oka 1996)", 4000},
+      {{"dam-break", "water column 1 m wide, 2 m high collapses in a 4 m tank (Koshizuka & Oka 1996)", 2000},
        "water", nullptr, [] { return dam_break_layout(1.0f, 2.0f, 4.0f, 3.0f); }},
-      {{"drop", "a drop falls into a pool and splashes (seed 000's splash test)", 4000},
+      {{"drop", "a drop falls into a pool and splashes (seed 000's splash test)", 2000},
        "water", [](Params& p) { p.surface_tension = 0.5f; }, drop_layout},
-      {{"viscous-drop", "the same drop in a fluid 1000 times more viscous (seed 000)", 4000},
+      {{"viscous-drop", "the same drop in a fluid 20 times more viscous (seed 000)", 2000},
        "water", [](Params& p) { p.viscosity = 60.0f; p.surface_tension = 0.5f; }, drop_layout},
-      {{"zero-g", "square droplets without gravity round up and coalesce under surface tension (seed 000)", 3000},
+      {{"zero-g", "square droplets without gravity round up and coalesce under surface tension (seed 000)", 1500},
        "water",
        [](Params& p) {
          p.gravity_y = 0.0f;
@@ -99,7 +99,7 @@ const std::vector<SceneDef>& scene_defs() {
                     rect(0.8f, 1.45f, 1.1f, 1.75f, {0.0f, -0.1f})};
          return l;
        }},
-      {{"pour", "a jet pours into a glass-shaped obstacle until the particle budget is used (seed 001)", 3000},
+      {{"pour", "a jet pours into a glass-shaped obstacle until the particle budget is used (seed 001)", 1500},
        "water", nullptr,
        [] {
          Layout l;
@@ -118,7 +118,7 @@ const std::vector<SceneDef>& scene_defs() {
          };
          return l;
        }},
-      {{"drops", "several drops fall into an empty tank (seed 002's multiple drops)", 4000},
+      {{"drops", "several drops fall into an empty tank (seed 002's multiple drops)", 2000},
        "water", [](Params& p) { p.surface_tension = 0.5f; },
        [] {
          Layout l;
