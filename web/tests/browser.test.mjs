@@ -135,23 +135,51 @@ function waterFraction(png, s, x0, y0, x1, y1) {
   return { water, total, fraction: total ? water / total : 0 };
 }
 
-// Paced by simulated time, not wall time: on a slow machine the simulation
-// runs in slow motion, and a drag must still give it time to respond.
-// One tick (1/60 s) per step keeps the pointer moving every few frames, as
-// a hand would; longer gaps would read as the pointer holding still.
-const STEP_SIM = 0.016;  // seconds of simulation per input step
+// Records the stats of every animation frame in the page (a round trip
+// from the test takes several frames, too coarse to see a drag in).
+async function record(page) {
+  await page.evaluate(() => {
+    window.__frames = [];
+    const loop = () => {
+      const s = window.tidepool.stats();
+      if (s) window.__frames.push({ frame: s.frame, time: s.time, mean: s.mean, pointers: s.pointers });
+      window.__recorder = requestAnimationFrame(loop);
+    };
+    loop();
+  });
+}
+async function recorded(page) {
+  return page.evaluate(() => {
+    cancelAnimationFrame(window.__recorder);
+    return window.__frames;
+  });
+}
 
+// A drag as a hand does it: Chromium delivers one pointer move per frame,
+// so `steps` moves take about `steps` frames.
 async function drag(page, from, to, steps = 40) {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
-  let during = null;
-  for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(from.x + ((to.x - from.x) * i) / steps, from.y + ((to.y - from.y) * i) / steps);
-    await simulate(page, STEP_SIM);
-    if (i === Math.round(steps / 2)) during = await stats(page);
-  }
+  await record(page);
+  await page.mouse.move(to.x, to.y, { steps });
+  const seen = await recorded(page);
   await page.mouse.up();
-  return during;
+  return seen;
+}
+
+// Averages over the frames in which pointer k (sorted by x) touched water.
+function pointerAverages(samples, k = 0) {
+  let n = 0, vx = 0, dragX = 0, affected = 0, count = 0;
+  for (const s of samples) {
+    count = Math.max(count, s.pointers.length);
+    const p = [...s.pointers].sort((a, b) => a.x - b.x)[k];
+    if (!p || p.affected === 0) continue;
+    n++;
+    vx += p.vx;
+    dragX += p.dragX;
+    affected += p.affected;
+  }
+  return { samples: n, vx: n ? vx / n : 0, dragX: n ? dragX / n : 0, affected: n ? affected / n : 0, count };
 }
 
 const fmt = (v) => Number(v).toFixed(4);
@@ -240,14 +268,17 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     const back = await drag(page, toCanvas(r0, 1.8, 1.0), toCanvas(r0, 0.4, 1.0));
     const s2 = await simulate(page, 0.1);
     const right = s1.mean.x - s0.mean.x, left = s2.mean.x - r0.mean.x;
-    const p1 = during.pointers[0], p2 = back.pointers[0];
+    const p1 = pointerAverages(during), p2 = pointerAverages(back);
     t.diagnostic(
+      `${during.length} + ${back.length} frames of dragging; ` +
       `mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)} (drag right: ${right >= 0 ? '+' : ''}${fmt(right)} m); after a reset ` +
-        `${fmt(r0.mean.x)} -> ${fmt(s2.mean.x)} (drag left: ${fmt(left)} m); ` +
-        `pointer drag velocity mid-drag ${fmt(p1.dragX)} then ${fmt(p2.dragX)} m/s`,
+        `${fmt(r0.mean.x)} -> ${fmt(s2.mean.x)} (drag left: ${fmt(left)} m); while in the water the pointer moved at ` +
+        `${fmt(p1.dragX)} then ${fmt(p2.dragX)} m/s and the water under it at ${fmt(p1.vx)} then ${fmt(p2.vx)} m/s`,
     );
-    assert.equal(during.pointers.length, 1, 'one pointer while dragging');
+    assert.equal(p1.count, 1, 'one pointer while dragging');
+    assert.ok(p1.samples > 0 && p2.samples > 0, 'the pointer went through the water');
     assert.ok(p1.dragX > 0.1 && p2.dragX < -0.1, 'the force carries the drag velocity');
+    assert.ok(p1.vx > 0 && p2.vx < 0, 'the water under the pointer follows it');
     assert.ok(right > 0.1, `dragging right moves the water right (${right})`);
     assert.ok(left < -0.1, `dragging left moves it back left (${left})`);
     const after = await stats(page);
@@ -268,29 +299,29 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
       { ...toCanvas(s0, 1.85 - 0.7 * k, 1.0), id: 2 },
     ];
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: path2(0) });
-    let during = null;
-    const steps = 30;
-    for (let i = 1; i <= steps; i++) {
+    await record(page);
+    const steps = 40;
+    for (let i = 1; i <= steps; i++)
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: path2(i / steps) });
-      await simulate(page, STEP_SIM);
-      if (i === 20) during = await stats(page);
-    }
+    const seen = await recorded(page);
     const s1 = await stats(page);
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await simulate(page, 0.05);
     const s2 = await stats(page);
-    const shown = during.pointers.map((p) => ({
-      x: +fmt(p.x), y: +fmt(p.y), affected: p.affected, vx: +fmt(p.vx), dragX: +fmt(p.dragX),
-    }));
-    t.diagnostic(`pointers mid-gesture: ${JSON.stringify(shown)}; mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)}`);
-    assert.equal(during.pointers.length, 2, 'two fingers, two forces');
-    const [left, right] = [...during.pointers].sort((a, b) => a.x - b.x);
-    assert.ok(left.x < 0.9 && right.x > 1.1, 'one force on each side');
-    for (const p of during.pointers) assert.ok(p.affected > 0, `each finger reaches water (${p.affected})`);
+    const left = pointerAverages(seen, 0), right = pointerAverages(seen, 1);
+    const mid = seen[Math.floor(seen.length / 2)].pointers.map((p) => `(${fmt(p.x)}, ${fmt(p.y)})`).join(' and ');
+    t.diagnostic(
+      `${seen.length} frames, forces at once: ${left.count}, mid-gesture at ${mid}; left finger: ${left.samples} frames in water, ` +
+        `${left.affected.toFixed(0)} particles, drag ${fmt(left.dragX)} m/s, water ${fmt(left.vx)} m/s; right finger: ` +
+        `${right.samples} frames, ${right.affected.toFixed(0)} particles, drag ${fmt(right.dragX)} m/s, water ${fmt(right.vx)} m/s; ` +
+        `mean x ${fmt(s0.mean.x)} -> ${fmt(s1.mean.x)}`,
+    );
+    assert.equal(left.count, 2, 'two fingers, two forces');
+    assert.ok(left.samples > 0 && right.samples > 0, 'each finger reaches water');
     // Each finger pushes its own droplet its own way, at the same time.
-    assert.ok(left.dragX > 0.05 && right.dragX < -0.05, 'each force carries its own finger velocity');
-    assert.ok(left.vx > 0.05, `water under the left finger moves right (${left.vx})`);
-    assert.ok(right.vx < -0.05, `water under the right finger moves left (${right.vx})`);
+    assert.ok(left.dragX > 0.1 && right.dragX < -0.1, 'each force carries its own finger velocity');
+    assert.ok(left.vx > 0, `water under the left finger moves right (${left.vx})`);
+    assert.ok(right.vx < 0, `water under the right finger moves left (${right.vx})`);
     assert.equal(s2.pointers.length, 0, 'forces end with the touches');
     assert.deepEqual(log.errors, []);
     await closeAll();
