@@ -346,7 +346,7 @@ void frame(App& app) {
   f.height = app.view.height;
   f.center = app.view.center;
   f.scale = app.view.scale;
-  f.spacing = app.world.params().h / tidepool::kSupportPerSpacing;
+  f.spacing = app.world.spacing();
   for (const auto& [id, c] : app.contacts) {
     if (c.captured || !app.render.show_pointers) continue;
     if (app.tool == Tool::Push) f.rings.push_back({c.world, app.pointer_radius, c.pull});

@@ -236,7 +236,7 @@ void World::emit_and_sink(float dt) {
     }
     if (any) p.compact(keep_);
   }
-  const float spacing = std::sqrt(params_.mass / params_.rest_density);
+  const float spacing = this->spacing();
   emitter_rows_.resize(emitters_.size(), 0.0f);
   emitter_slot_.resize(emitters_.size(), 0);
   for (size_t k = 0; k < emitters_.size(); ++k) {

@@ -99,6 +99,8 @@ void World::reset_solver_state() {
   }
 }
 
+float World::spacing() const { return std::sqrt(params_.mass / params_.rest_density); }
+
 void World::set_box(const Box& box) {
   const bool ok = std::isfinite(box.min.x) && std::isfinite(box.min.y) &&
                   std::isfinite(box.max.x) && std::isfinite(box.max.y) &&

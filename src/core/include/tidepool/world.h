@@ -145,6 +145,8 @@ class World {
   // returns every problem (see validate()).
   std::vector<std::string> set_params(const Params& params);
   const Params& params() const { return params_; }
+  // Rest spacing of the particles, from mass = rho0 spacing^2 (2D).
+  float spacing() const;
 
   // Container; particles outside are projected in at the next step.
   void set_box(const Box& box);
