@@ -18,18 +18,18 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
       ymax = std::max(ymax, y[i]);
     }
   }
-  // A hair wider than the radius: a pair at distance exactly `radius` whose
-  // cell coordinates round apart still lands in adjacent cells.
-  cell_ = radius * 1.0001f;
+  // A hair wider than radius / kRing: a pair at distance exactly `radius`
+  // whose cell coordinates round apart still lands within kRing cells.
+  cell_ = radius / kRing * 1.0001f;
   const double max_cells = 4.0 * n + 4096.0;
   const double w = static_cast<double>(xmax) - xmin, hgt = static_cast<double>(ymax) - ymin;
-  while ((w / cell_ + 3.0) * (hgt / cell_ + 3.0) > max_cells) cell_ *= 2.0f;
+  while ((w / cell_ + 2 * kRing + 1.0) * (hgt / cell_ + 2 * kRing + 1.0) > max_cells) cell_ *= 2.0f;
   inv_cell_ = 1.0f / cell_;
   x0_ = xmin;
   y0_ = ymin;
-  // One empty ring of cells on every side, so a 3x3 block never leaves the grid.
-  nx_ = static_cast<int>(w / cell_) + 3;
-  ny_ = static_cast<int>(hgt / cell_) + 3;
+  // kRing empty rings of cells on every side: a block never leaves the grid.
+  nx_ = static_cast<int>(w / cell_) + 2 * kRing + 1;
+  ny_ = static_cast<int>(hgt / cell_) + 2 * kRing + 1;
   const int cells = nx_ * ny_;
 
   // Counting sort: histogram, exclusive prefix sum, scatter. Stable, so equal

@@ -1,11 +1,13 @@
 // Tidepool — uniform grid for the neighbour search.
 //
-// Cells are (at least) one support radius wide, so every neighbour of a point
-// lies in the 3x3 block of cells around it. Points are binned by a counting
-// sort (Green 2008, "Particle Simulation using CUDA"): after build() the
-// caller reorders its arrays by order(), and each cell's points are then one
-// contiguous range. Row-major cells make the three cells of a block row one
-// contiguous range too, so a neighbour query is three index ranges.
+// Cells are (at least) half a support radius wide, so every neighbour of a
+// point lies in the 5x5 block of cells around it: 6.25 h^2 of candidates
+// instead of the 9 h^2 of a 3x3 block of h-wide cells (measured 30 % fewer
+// distance tests). Points are binned by a counting sort (Green 2008,
+// "Particle Simulation using CUDA"): after build() the caller reorders its
+// arrays by order(), and each cell's points are then one contiguous range.
+// Row-major cells make the five cells of a block row one contiguous range
+// too, so a neighbour query is five index ranges.
 #pragma once
 
 #include <cstddef>
@@ -16,9 +18,9 @@ namespace tidepool {
 
 class Grid {
  public:
-  // Bins n points. Cells have side >= radius and cover the points' bounding
-  // box (any size, any sign of coordinates) plus one empty ring, so queries
-  // never test bounds. When the box would need more than ~4n + 4096 cells the
+  // Bins n points. Cells have side >= radius / 2 and cover the points'
+  // bounding box (any size, any sign of coordinates) plus two empty rings, so
+  // queries never test bounds. When the box would need more than ~4n + 4096 cells the
   // side grows (still correct, only slower). order()[k] is the index of the
   // point that goes to sorted position k.
   void build(const float* x, const float* y, int n, float radius);
@@ -30,22 +32,22 @@ class Grid {
 
   // Cell of a point that was part of build().
   int cell_of(float x, float y) const {
-    int cx = static_cast<int>((x - x0_) * inv_cell_) + 1;
-    int cy = static_cast<int>((y - y0_) * inv_cell_) + 1;
-    cx = cx < 1 ? 1 : (cx > nx_ - 2 ? nx_ - 2 : cx);
-    cy = cy < 1 ? 1 : (cy > ny_ - 2 ? ny_ - 2 : cy);
+    int cx = static_cast<int>((x - x0_) * inv_cell_) + kRing;
+    int cy = static_cast<int>((y - y0_) * inv_cell_) + kRing;
+    cx = cx < kRing ? kRing : (cx > nx_ - 1 - kRing ? nx_ - 1 - kRing : cx);
+    cy = cy < kRing ? kRing : (cy > ny_ - 1 - kRing ? ny_ - 1 - kRing : cy);
     return cy * nx_ + cx;
   }
 
-  // Calls f(begin, end) for the three sorted-index ranges that cover the 3x3
+  // Calls f(begin, end) for the five sorted-index ranges that cover the 5x5
   // block of cells around (x, y).
   template <class F>
   void for_each_range(float x, float y, F&& f) const {
     const int c = cell_of(x, y);
-    for (int row = -1; row <= 1; ++row) {
-      const int first = c + row * nx_ - 1;
+    for (int row = -kRing; row <= kRing; ++row) {
+      const int first = c + row * nx_ - kRing;
       const int begin = start_[first];
-      const int end = start_[first + 3];
+      const int end = start_[first + 2 * kRing + 1];
       if (begin < end) f(begin, end);
     }
   }
@@ -70,6 +72,7 @@ class Grid {
   }
 
  private:
+  static constexpr int kRing = 2;  // cells per support radius, and empty rings
   int n_ = 0;
   int nx_ = 0, ny_ = 0;
   float x0_ = 0.0f, y0_ = 0.0f, cell_ = 1.0f, inv_cell_ = 1.0f;
