@@ -41,8 +41,8 @@ namespace tidepool {
 
 // Also stores each particle's neighbours and the gradient scalars g(r_ij)
 // (grad W_ij = g r_ij) for the solves: positions do not move during them, and
-// reading a list of ~24 neighbours is several times cheaper than testing the
-// ~70 candidates of the 3x3 cell block and evaluating the kernel again in
+// reading a list of ~23 neighbours is several times cheaper than testing the
+// ~50 candidates of the grid's cell block and evaluating the kernel again in
 // every iteration (measured: the solves were 88 % of the step).
 void World::dfsph_factors() {
   Particles& p = particles_;

@@ -20,9 +20,9 @@ class Grid {
  public:
   // Bins n points. Cells have side >= radius / 2 and cover the points'
   // bounding box (any size, any sign of coordinates) plus two empty rings, so
-  // queries never test bounds. When the box would need more than ~4n + 4096 cells the
-  // side grows (still correct, only slower). order()[k] is the index of the
-  // point that goes to sorted position k.
+  // queries never test bounds. When the box would need more than ~4n + 4096
+  // cells the side grows (still correct, only slower). order()[k] is the
+  // index of the point that goes to sorted position k.
   void build(const float* x, const float* y, int n, float radius);
 
   const std::vector<int>& order() const { return order_; }
