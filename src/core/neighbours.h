@@ -1,24 +1,45 @@
-// Internal: the neighbour loop shared by every stage.
+// Internal: the neighbour loop shared by every pair stage.
 #pragma once
 
+#include "simd.h"
 #include "tidepool/grid.h"
 
 namespace tidepool {
 
-// Visits every particle j within h of particle i (i itself included), passing
-// r_ij = x_i - x_j and its squared length. Positions are in grid order, so
-// the three ranges of a query are contiguous in memory.
-template <class F>
-inline void for_neighbours(const Grid& grid, const float* x, const float* y, int i, float h2,
-                           F&& f) {
+// Visits the candidates of particle i (the five sorted-index ranges of its
+// cell block, grid.h) V::kWidth at a time and calls
+//   f(j, dx, dy, r2, in)
+// for lanes j .. j + kWidth - 1, with r_ij = x_i - x_j, its squared length,
+// and `in` = the lanes that belong to the range and lie within h (i itself
+// included). Positions are in grid order, so each range is contiguous and a
+// load of kWidth neighbours is one vector load: no gather, no neighbour
+// list. A range's last, partial group is shifted back to stay inside the
+// arrays, its lanes before `j` switched off; needs n >= kWidth.
+template <class V, class F>
+inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i, float h2,
+                      F&& f) {
   const float xi = x[i], yi = y[i];
+  const V vxi(xi), vyi(yi), vh2(h2);
   grid.for_each_range(xi, yi, [&](int begin, int end) {
-    for (int j = begin; j < end; ++j) {
-      const float dx = xi - x[j], dy = yi - y[j];
-      const float r2 = dx * dx + dy * dy;
-      if (r2 < h2) f(j, dx, dy, r2);
+    for (int j = begin; j < end; j += V::kWidth) {
+      const int first = j + V::kWidth <= n ? j : n - V::kWidth;
+      const V dx = vxi - V::load(x + first), dy = vyi - V::load(y + first);
+      const V r2 = dx * dx + dy * dy;
+      const typename V::Mask in = V::lanes(first, j, end) & (r2 < vh2);
+      if (any(in)) f(first, dx, dy, r2, in);
     }
   });
+}
+
+// Runs body(V{}) with the widest lane type the build has, or with F1 when
+// `simd` is off or there are fewer particles than lanes.
+template <class Body>
+inline void with_lanes(bool simd, int n, Body&& body) {
+  if (simd && n >= F4::kWidth) {
+    body(F4{});
+  } else {
+    body(F1{});
+  }
 }
 
 }  // namespace tidepool

@@ -99,6 +99,8 @@ void World::reset_solver_state() {
   }
 }
 
+int World::simd_width() { return F4::kWidth; }
+
 float World::spacing() const { return std::sqrt(params_.mass / params_.rest_density); }
 
 void World::set_box(const Box& box) {
@@ -233,9 +235,10 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
     sort_and_bin();
     lap(kStageNeighbours);
     compute_density();
-    if (params_.solver == Solver::DFSPH) dfsph_factors();
     lap(kStageDensity);
     if (params_.solver == Solver::DFSPH) {
+      build_neighbour_lists();
+      lap(kStageNeighbours);
       // Bender & Koschier 2015, Alg. 1: the divergence solve ends the
       // previous step in the paper; it runs first here, on fresh neighbours.
       if (params_.divergence_solver) st.divergence_iterations += dfsph_divergence_solve(dt);
@@ -283,40 +286,55 @@ void World::compute_density() {
   const Params& P = params_;
   const float m = P.mass, h2 = P.h * P.h;
   neighbours_.resize(static_cast<size_t>(n));
-  wall_rho_.resize(static_cast<size_t>(n));
   wall_gx_.resize(static_cast<size_t>(n));
   wall_gy_.resize(static_cast<size_t>(n));
   wall_lap_.resize(static_cast<size_t>(n));
   const float* x = p.x.data();
   const float* y = p.y.data();
+  const bool dfsph = P.solver == Solver::DFSPH;
+  if (dfsph) factor_.resize(static_cast<size_t>(n));
+  const MullerKernels K(P.h);
+  const CubicKernel C(P.h);
   // rho_i = sum_j m W_ij (self included) + rho_b(d_i); Müller 2003 uses
-  // poly6 (eq. 20), DFSPH the cubic spline.
-  auto density = [&](const auto& W) {
+  // poly6 (eq. 20), DFSPH the cubic spline and, in the same pass, its factor
+  //   alpha_i = rho_i / (|sum_j m grad W_ij + grad rho_b,i|^2 + sum_j |m grad W_ij|^2)
+  // (Bender & Koschier 2015, eq. 11; the self pair adds nothing, r_ii = 0).
+  with_lanes(simd_, n, [&](auto lanes) {
+    using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) {
-        float rho = 0.0f;
-        int count = 0;
-        for_neighbours(grid_, x, y, i, h2, [&](int, float, float, float r2) {
-          rho += W(r2);
-          ++count;
+        V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
+        int found = 0;
+        for_pairs<V>(grid_, n, x, y, i, h2, [&](int, V dx, V dy, V r2, typename V::Mask in) {
+          found += lane_count(in);
+          if (dfsph) {
+            const V r = sqrt(r2);
+            rho += select(in, C.value_lanes(r));
+            const V g = select(in, C.grad_lanes(r));
+            sx += g * dx;
+            sy += g * dy;
+            sum2 += g * g * r2;
+          } else {
+            rho += select(in, K.poly6_lanes(r2));
+          }
         });
         float wr, gx, gy;
         wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
-        wall_rho_[i] = wr;
         wall_gx_[i] = gx;
         wall_gy_[i] = gy;
-        p.density[i] = m * rho + wr;
-        neighbours_[i] = static_cast<float>(count - 1);
+        const float density = m * sum(rho) + wr;
+        p.density[i] = density;
+        neighbours_[i] = static_cast<float>(found - 1);
+        if (dfsph) {
+          const float ax = m * sum(sx) + gx, ay = m * sum(sy) + gy;
+          const float denom = ax * ax + ay * ay + m * m * sum(sum2);
+          // A particle with no neighbours and no wall cannot be compressed.
+          factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
+        }
       }
     });
-  };
-  if (P.solver == Solver::DFSPH) {
-    const CubicKernel K(P.h);
-    density([&](float r2) { return K.value(std::sqrt(r2)); });
-    return;
-  }
-  const MullerKernels K(P.h);
-  density([&](float r2) { return K.poly6(r2); });
+  });
+  if (dfsph) return;
   // Equation of state.
   const float rho0 = P.rest_density, k = P.stiffness, neg = P.negative_pressure;
   const bool tait = P.eos == Eos::Tait;
@@ -358,49 +376,37 @@ void World::compute_non_pressure_accel(float dt) {
   const float* rho = p.density.data();
   const bool cubic = P.solver == Solver::DFSPH;
   const CubicKernel C(P.h);
-  // DFSPH built neighbour lists in its factor pass (same positions): reading
-  // them beats testing the cell block's candidates again.
-  const bool lists = cubic && nbr_start_.size() == static_cast<size_t>(n) + 1;
-  auto visit = [&](int i, const auto& f) {
-    if (lists) {
-      const float xi = x[i], yi = y[i];
-      for (int k = nbr_start_[i]; k < nbr_start_[i + 1]; ++k) {
-        const int j = nbr_j_[k];
-        const float dx = xi - x[j], dy = yi - y[j];
-        f(j, dx, dy, dx * dx + dy * dy);
-      }
-    } else {
-      for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
-        if (j != i) f(j, dx, dy, r2);
-      });
-    }
-  };
+  with_lanes(simd_, n, [&](auto lanes) {
+    using V = decltype(lanes);
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
-      float visc_x = 0, visc_y = 0, nx = 0, ny = 0, xs_x = 0, xs_y = 0;
+      V visc_vx(0.0f), visc_vy(0.0f), nvx(0.0f), nvy(0.0f), xs_vx(0.0f), xs_vy(0.0f), lapv(0.0f);
       const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
       // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
       // includes the particle itself (seed 000 leaves it out): without it the
       // force on a surface particle has the wrong size, and square drops
-      // spread instead of rounding up (measured).
-      float lap = m / rhoi * K.poly6_laplacian(0.0f);
-      visit(i, [&](int j, float dx, float dy, float r2) {
-        const float vol = m / rho[j];
-        lap += vol * K.poly6_laplacian(r2);
-        const float r = std::sqrt(r2);
-        const float dvx = vx[j] - vxi, dvy = vy[j] - vyi;
-        const float lv = vol * K.viscosity_laplacian(r);
-        visc_x += dvx * lv;
-        visc_y += dvy * lv;
-        const float g = vol * K.poly6_grad(r2);
-        nx += g * dx;
-        ny += g * dy;
+      // spread instead of rounding up (measured). The self pair adds nothing
+      // else: r_ii = 0 and v_i - v_i = 0.
+      for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+        const V vol = select(in, V(m) / V::load(rho + j));
+        lapv += vol * K.poly6_laplacian_lanes(r2);
+        const V r = sqrt(r2);
+        const V dvx = V::load(vx + j) - V(vxi), dvy = V::load(vy + j) - V(vyi);
+        const V lv = vol * K.viscosity_laplacian_lanes(r);
+        visc_vx += dvx * lv;
+        visc_vy += dvy * lv;
+        const V g = vol * K.poly6_grad_lanes(r2);
+        nvx += g * dx;
+        nvy += g * dy;
         if (xsph > 0.0f) {
-          const float w = 2.0f * m / (rhoi + rho[j]) * (cubic ? C.value(r) : K.poly6(r2));
-          xs_x += dvx * w;
-          xs_y += dvy * w;
+          const V w = select(in, V(2.0f * m) / (V(rhoi) + V::load(rho + j)) *
+                                     (cubic ? C.value_lanes(r) : K.poly6_lanes(r2)));
+          xs_vx += dvx * w;
+          xs_vy += dvy * w;
         }
       });
+      const float visc_x = sum(visc_vx), visc_y = sum(visc_vy), nx = sum(nvx), ny = sum(nvy);
+      const float xs_x = sum(xs_vx), xs_y = sum(xs_vy), lap = sum(lapv);
       float axi = gx + mu * visc_x / rhoi + xsph * xs_x;
       float ayi = gy + mu * visc_y / rhoi + xsph * xs_y;
       const float nlen = std::sqrt(nx * nx + ny * ny);
@@ -452,6 +458,7 @@ void World::compute_non_pressure_accel(float dt) {
       p.ay[i] = ayi;
     }
   });
+  });
 }
 
 void World::muller_pressure_accel() {
@@ -465,27 +472,32 @@ void World::muller_pressure_accel() {
   const float* rho = p.density.data();
   const float* pr = p.pressure.data();
   const bool symmetric = P.pressure_force == PressureForce::Symmetric;
-  parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      float fx = 0.0f, fy = 0.0f;
-      const float pi = pr[i], rhoi = rho[i];
-      const float pi_rho2 = pi / (rhoi * rhoi);
-      for_neighbours(grid_, x, y, i, h2, [&](int j, float dx, float dy, float r2) {
-        if (j == i) return;
-        const float g = K.spiky_grad(std::sqrt(r2));  // grad W = g * (dx, dy)
-        // Symmetric: pair term identical for (i,j) and (j,i) up to the sign of
-        // grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller eq. 10: the
-        // arithmetic mean of the two pressures over rho_j.
-        const float s = symmetric ? pi_rho2 + pr[j] / (rho[j] * rho[j])
-                                  : (pi + pr[j]) / (2.0f * rho[j] * rhoi);
-        fx += s * g * dx;
-        fy += s * g * dy;
-      });
-      // The wall as mirrored fluid at the particle's own pressure (Akinci et
-      // al. 2012): -(p_i / rho_i^2) grad rho_b.
-      p.ax[i] -= m * fx + pi_rho2 * wall_gx_[i];
-      p.ay[i] -= m * fy + pi_rho2 * wall_gy_[i];
-    }
+  with_lanes(simd_, n, [&](auto lanes) {
+    using V = decltype(lanes);
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        V fx(0.0f), fy(0.0f);
+        const float pi = pr[i], rhoi = rho[i];
+        const float pi_rho2 = pi / (rhoi * rhoi);
+        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+          const V prj = V::load(pr + j), rhoj = V::load(rho + j);
+          // Symmetric: pair term identical for (i,j) and (j,i) up to the sign
+          // of grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller eq. 10:
+          // the arithmetic mean of the two pressures over rho_j.
+          const V s = symmetric ? V(pi_rho2) + prj / (rhoj * rhoj)
+                                : (V(pi) + prj) / (V(2.0f * rhoi) * rhoj);
+          // grad W = g r_ij; spiky's g is singular at r = 0 (i itself, or a
+          // coincident particle), where the pair pushes nowhere.
+          const V g = select(in & (r2 > V(0.0f)), s * K.spiky_grad_lanes(sqrt(r2)));
+          fx += g * dx;
+          fy += g * dy;
+        });
+        // The wall as mirrored fluid at the particle's own pressure (Akinci et
+        // al. 2012): -(p_i / rho_i^2) grad rho_b.
+        p.ax[i] -= m * sum(fx) + pi_rho2 * wall_gx_[i];
+        p.ay[i] -= m * sum(fy) + pi_rho2 * wall_gy_[i];
+      }
+    });
   });
 }
 
@@ -620,13 +632,14 @@ size_t World::bytes_per_particle() const {
   if (p.size() == 0) return 0;
   size_t bytes = 0;
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
-                        &p.aux1, &p.x_prev, &p.y_prev, &tmp_, &neighbours_, &wall_rho_, &wall_gx_,
+                        &p.aux1, &p.x_prev, &p.y_prev, &tmp_, &neighbours_, &wall_gx_,
                         &wall_gy_, &wall_lap_, &factor_, &rho_adv_, &kappa_tmp_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity();
   bytes += grid_.bytes();
-  bytes += (nbr_start_.capacity() + nbr_j_.capacity()) * sizeof(int) + nbr_g_.capacity() * sizeof(float);
+  bytes += (nbr_start_.capacity() + nbr_j_.capacity()) * sizeof(int) +
+           (nbr_gx_.capacity() + nbr_gy_.capacity()) * sizeof(float);
   return bytes / static_cast<size_t>(p.size());
 }
 

@@ -13,6 +13,9 @@ namespace tidepool {
 
 constexpr float kPi = 3.14159265358979323846f;
 
+// Scalar form of the lane select the kernels' lane versions use.
+inline float select(bool m, float a, float b) { return m ? a : b; }
+
 // Müller 2003 kernels with 2D constants, for support radius h.
 struct MullerKernels {
   explicit MullerKernels(float h);
@@ -54,6 +57,26 @@ struct MullerKernels {
     return visc_c * (-0.5f * q * q * q + q * q + 0.5f / q - 1.0f);
   }
   float viscosity_laplacian(float r) const { return r < h ? visc_lap_c * (h - r) : 0.0f; }
+
+  // Lane versions for the pair loops (V = float or a SIMD pack, see
+  // src/core/simd.h): the same formulas without the range tests; the caller
+  // masks out pairs at r >= h (and r = 0 for spiky_grad).
+  template <class V> V poly6_lanes(V r2) const {
+    const V d = V(h2) - r2;
+    return V(poly6_c) * d * d * d;
+  }
+  template <class V> V poly6_grad_lanes(V r2) const {
+    const V d = V(h2) - r2;
+    return V(poly6_grad_c) * d * d;
+  }
+  template <class V> V poly6_laplacian_lanes(V r2) const {
+    return V(poly6_lap_c) * (V(h2) - r2) * (V(h2) - V(3.0f) * r2);
+  }
+  template <class V> V spiky_grad_lanes(V r) const {
+    const V d = V(h) - r;
+    return V(spiky_grad_c) * d * d / r;
+  }
+  template <class V> V viscosity_laplacian_lanes(V r) const { return V(visc_lap_c) * (V(h) - r); }
 };
 
 // Cubic spline (Monaghan 1992) in 2D with support radius h, the kernel of
@@ -67,20 +90,26 @@ struct CubicKernel {
   float c;       // 40/(7 pi h^2)
   float grad_c;  // 6 c / h
 
-  float value(float r) const {
-    const float q = r * inv_h;
-    if (q >= 1.0f) return 0.0f;
-    if (q <= 0.5f) return c * (6.0f * (q * q * q - q * q) + 1.0f);
-    const float d = 1.0f - q;
-    return c * 2.0f * d * d * d;
+  float value(float r) const { return r * inv_h < 1.0f ? value_lanes(r) : 0.0f; }
+  // grad W(r_vec) = grad(r) * r_vec, finite at r = 0 (where r_vec = 0).
+  float grad(float r) const { return r * inv_h < 1.0f ? grad_lanes(r) : 0.0f; }
+
+  // Lane versions (see MullerKernels): both branches, then a select.
+  template <class V> V value_lanes(V r) const {
+    const V q = r * V(inv_h);
+    const V d = V(1.0f) - q;
+    return select(q <= V(0.5f), V(c) * (V(6.0f) * (q * q * q - q * q) + V(1.0f)),
+                  V(2.0f * c) * d * d * d);
   }
-  // grad W(r_vec) = grad(r) * r_vec; r > 0.
-  float grad(float r) const {
-    const float q = r * inv_h;
-    if (q >= 1.0f || r <= 0.0f) return 0.0f;
-    const float dwdq = q <= 0.5f ? (3.0f * q - 2.0f) * q : -(1.0f - q) * (1.0f - q);
-    return grad_c * dwdq / r;
+  // dW/dr / r: the inner branch (3q - 2) q / r is (3q - 2) / h, which keeps
+  // r = 0 finite (the self pair) with no division.
+  template <class V> V grad_lanes(V r) const {
+    const V q = r * V(inv_h);
+    const V d = V(1.0f) - q;
+    return select(q <= V(0.5f), V(grad_c * inv_h) * (V(3.0f) * q - V(2.0f)),
+                  V(0.0f) - V(grad_c) * d * d / r);
   }
 };
+
 
 }  // namespace tidepool

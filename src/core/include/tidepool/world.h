@@ -182,6 +182,11 @@ class World {
   // Optional hooks; see Clock and ParallelFor.
   void set_parallel_for(const ParallelFor& pf) { parallel_ = pf; }
   const ParallelFor& parallel_for() const { return parallel_; }
+  // Vectorised pair loops (src/core/simd.h), on by default where the build
+  // has them; off runs the scalar path (tests compare the two).
+  void set_simd(bool on) { simd_ = on; }
+  bool simd() const { return simd_; }
+  static int simd_width();  // lanes of the vectorised path: 4, or 1 without SIMD
 
   // Advances by frame_time seconds in as many substeps as the time-step rule
   // needs (at most params.max_substeps; beyond that simulated time lags).
@@ -212,9 +217,9 @@ class World {
   void compute_non_pressure_accel(float dt);
   void muller_pressure_accel();
   void integrate(float dt);
-  void dfsph_factors();
   int dfsph_divergence_solve(float dt);
   int dfsph_density_solve(float dt, float* error);
+  void build_neighbour_lists();
   double dfsph_predict(float dt, bool divergence);
   int dfsph_solve(float dt, bool divergence, float* error);
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
@@ -248,12 +253,13 @@ class World {
   std::vector<Sink> sinks_;
   std::vector<PointerForce> pointers_;
   ParallelFor parallel_;
+  bool simd_ = true;
   std::vector<float> neighbours_;                    // per particle, self excluded
-  std::vector<float> wall_rho_, wall_gx_, wall_gy_;  // boundary density and its gradient
+  std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
   std::vector<int> nbr_start_, nbr_j_;               // DFSPH neighbour lists
-  std::vector<float> nbr_g_;                         // grad W_ij = nbr_g_ r_ij
+  std::vector<float> nbr_gx_, nbr_gy_;               // m grad W_ij per listed pair
   std::vector<uint8_t> keep_;
   std::vector<float> wall_phi_, wall_line_, wall_visc_;  // Phi(d), dPhi/dd, Psi(d) (boundary.cpp)
   float max_accel_ = 0.0f;                   // largest |a| of the last substep

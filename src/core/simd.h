@@ -1,0 +1,153 @@
+// Internal: lane types for the pair loops, chosen at build time.
+//
+// Every pair loop is written once, as a template over a lane type V, and
+// evaluates V::kWidth candidate neighbours at a time:
+//   F1  one float: the scalar path, built everywhere;
+//   F4  four floats: SSE2 natively (every x86-64 CPU has it), wasm SIMD
+//       (-msimd128) in the browser. Built when TIDEPOOL_SIMD is on and the
+//       target has one of the two; otherwise F4 is F1 under another name.
+// Both give the same pair terms bit for bit (IEEE add, mul, div and sqrt are
+// exact in every lane); only the order of the final sums differs, so the two
+// paths agree to round-off (tests/test_simd.cpp).
+#pragma once
+
+#include <cmath>
+
+#if TIDEPOOL_SIMD && defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define TIDEPOOL_LANES_WASM 1
+#elif TIDEPOOL_SIMD && (defined(__SSE2__) || defined(_M_X64))
+#include <emmintrin.h>
+#define TIDEPOOL_LANES_SSE2 1
+#endif
+
+namespace tidepool {
+
+// One lane. Masks are bools; select(m, a) is m ? a : 0.
+struct F1 {
+  static constexpr int kWidth = 1;
+  using Mask = bool;
+  float v;
+  F1() = default;
+  F1(float s) : v(s) {}  // NOLINT: broadcast, as for F4
+  static F1 load(const float* p) { return F1(*p); }
+  // Lane k is on when begin <= first + k < end.
+  static Mask lanes(int first, int begin, int end) { return first >= begin && first < end; }
+  friend F1 operator+(F1 a, F1 b) { return a.v + b.v; }
+  friend F1 operator-(F1 a, F1 b) { return a.v - b.v; }
+  friend F1 operator*(F1 a, F1 b) { return a.v * b.v; }
+  friend F1 operator/(F1 a, F1 b) { return a.v / b.v; }
+  friend Mask operator<(F1 a, F1 b) { return a.v < b.v; }
+  friend Mask operator<=(F1 a, F1 b) { return a.v <= b.v; }
+  friend Mask operator>(F1 a, F1 b) { return a.v > b.v; }
+  F1& operator+=(F1 b) { v += b.v; return *this; }
+  friend F1 sqrt(F1 a) { return std::sqrt(a.v); }
+  friend F1 select(Mask m, F1 a) { return m ? a : F1(0.0f); }
+  friend F1 select(Mask m, F1 a, F1 b) { return m ? a : b; }
+  friend float sum(F1 a) { return a.v; }
+  friend void store(F1 a, float* p) { *p = a.v; }
+};
+// F1's mask is a bool, which has no namespace for lookup to find these in.
+inline int lane_count(bool m) { return m ? 1 : 0; }
+inline int lane_bits(bool m) { return m ? 1 : 0; }
+inline bool any(bool m) { return m; }
+
+#if TIDEPOOL_LANES_SSE2
+
+struct F4 {
+  static constexpr int kWidth = 4;
+  struct Mask {
+    __m128 m;
+    friend Mask operator&(Mask a, Mask b) { return {_mm_and_ps(a.m, b.m)}; }
+  };
+  __m128 v;
+  F4() = default;
+  F4(__m128 x) : v(x) {}            // NOLINT
+  F4(float s) : v(_mm_set1_ps(s)) {}  // NOLINT
+  static F4 load(const float* p) { return _mm_loadu_ps(p); }
+  static Mask lanes(int first, int begin, int end) {
+    const __m128i k = _mm_add_epi32(_mm_set1_epi32(first), _mm_set_epi32(3, 2, 1, 0));
+    const __m128i ge = _mm_cmpgt_epi32(k, _mm_set1_epi32(begin - 1));
+    const __m128i lt = _mm_cmplt_epi32(k, _mm_set1_epi32(end));
+    return {_mm_castsi128_ps(_mm_and_si128(ge, lt))};
+  }
+  friend F4 operator+(F4 a, F4 b) { return _mm_add_ps(a.v, b.v); }
+  friend F4 operator-(F4 a, F4 b) { return _mm_sub_ps(a.v, b.v); }
+  friend F4 operator*(F4 a, F4 b) { return _mm_mul_ps(a.v, b.v); }
+  friend F4 operator/(F4 a, F4 b) { return _mm_div_ps(a.v, b.v); }
+  friend Mask operator<(F4 a, F4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
+  friend Mask operator<=(F4 a, F4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
+  friend Mask operator>(F4 a, F4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
+  F4& operator+=(F4 b) { v = _mm_add_ps(v, b.v); return *this; }
+  friend F4 sqrt(F4 a) { return _mm_sqrt_ps(a.v); }
+  friend F4 select(Mask m, F4 a) { return _mm_and_ps(m.m, a.v); }
+  friend F4 select(Mask m, F4 a, F4 b) {
+    return _mm_or_ps(_mm_and_ps(m.m, a.v), _mm_andnot_ps(m.m, b.v));
+  }
+  friend float sum(F4 a) {
+    // (a0 + a2) + (a1 + a3): a fixed order, so results do not depend on the run.
+    const __m128 hi = _mm_movehl_ps(a.v, a.v);
+    const __m128 s = _mm_add_ps(a.v, hi);
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
+  }
+  friend void store(F4 a, float* p) { _mm_storeu_ps(p, a.v); }
+  friend int lane_bits(Mask m) { return _mm_movemask_ps(m.m); }
+  friend int lane_count(Mask m) {
+    const int bits = _mm_movemask_ps(m.m);
+    return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1);
+  }
+  friend bool any(Mask m) { return _mm_movemask_ps(m.m) != 0; }
+};
+
+#elif TIDEPOOL_LANES_WASM
+
+struct F4 {
+  static constexpr int kWidth = 4;
+  struct Mask {
+    v128_t m;
+    friend Mask operator&(Mask a, Mask b) { return {wasm_v128_and(a.m, b.m)}; }
+  };
+  v128_t v;
+  F4() = default;
+  F4(v128_t x) : v(x) {}                  // NOLINT
+  F4(float s) : v(wasm_f32x4_splat(s)) {}  // NOLINT
+  static F4 load(const float* p) { return wasm_v128_load(p); }
+  static Mask lanes(int first, int begin, int end) {
+    const v128_t k = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 1, 2, 3));
+    return {wasm_v128_and(wasm_i32x4_ge(k, wasm_i32x4_splat(begin)),
+                          wasm_i32x4_lt(k, wasm_i32x4_splat(end)))};
+  }
+  friend F4 operator+(F4 a, F4 b) { return wasm_f32x4_add(a.v, b.v); }
+  friend F4 operator-(F4 a, F4 b) { return wasm_f32x4_sub(a.v, b.v); }
+  friend F4 operator*(F4 a, F4 b) { return wasm_f32x4_mul(a.v, b.v); }
+  friend F4 operator/(F4 a, F4 b) { return wasm_f32x4_div(a.v, b.v); }
+  friend Mask operator<(F4 a, F4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
+  friend Mask operator<=(F4 a, F4 b) { return {wasm_f32x4_le(a.v, b.v)}; }
+  friend Mask operator>(F4 a, F4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }
+  F4& operator+=(F4 b) { v = wasm_f32x4_add(v, b.v); return *this; }
+  friend F4 sqrt(F4 a) { return wasm_f32x4_sqrt(a.v); }
+  friend F4 select(Mask m, F4 a) { return wasm_v128_and(m.m, a.v); }
+  friend F4 select(Mask m, F4 a, F4 b) { return wasm_v128_bitselect(a.v, b.v, m.m); }
+  friend float sum(F4 a) {
+    // Same order as the SSE2 version: (a0 + a2) + (a1 + a3).
+    return (wasm_f32x4_extract_lane(a.v, 0) + wasm_f32x4_extract_lane(a.v, 2)) +
+           (wasm_f32x4_extract_lane(a.v, 1) + wasm_f32x4_extract_lane(a.v, 3));
+  }
+  friend void store(F4 a, float* p) { wasm_v128_store(p, a.v); }
+  friend int lane_bits(Mask m) { return static_cast<int>(wasm_i32x4_bitmask(m.m)); }
+  friend int lane_count(Mask m) {
+    const int bits = lane_bits(m);
+    return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1);
+  }
+  friend bool any(Mask m) { return wasm_v128_any_true(m.m); }
+};
+
+#else
+
+using F4 = F1;
+
+#endif
+
+constexpr bool kSimdBuilt = F4::kWidth > 1;
+
+}  // namespace tidepool
