@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "test_support.h"
+#include "thread_pool.h"
 
 using namespace tidepool;
 using namespace tidepool_test;
@@ -62,6 +63,11 @@ TEST_CASE("same inputs give a bit-identical state, for any parallel split", "[sc
     CHECK(run_hash(scene, ParallelFor{}) == inline_hash);
     CHECK(run_hash(scene, ParallelFor{&two_threads, nullptr}) == inline_hash);
     CHECK(run_hash(scene, ParallelFor{&reversed_chunks, nullptr}) == inline_hash);
+    // The pool the CLI and the app use, with 2 and 3 threads.
+    for (int threads : {2, 3}) {
+      ThreadPool pool(threads);
+      CHECK(run_hash(scene, pool.hook()) == inline_hash);
+    }
   }
   // And different inputs give a different hash (the hash sees the state).
   World a, b;

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "reference.h"
+#include "thread_pool.h"
 #include "tidepool/scenes.h"
 
 using namespace tidepool;
@@ -28,7 +29,15 @@ double now_ms(void* = nullptr) {
 constexpr float kFrame = 1.0f / 60.0f;
 constexpr double kBudgetMs = 1000.0 / 60.0;
 
-bool bench_world(World& w, int particles, const char* solver) {
+// How the engine runs: threads (through the ParallelFor hook) and SIMD.
+struct Engine {
+  ParallelFor parallel;
+  bool simd = true;
+};
+
+bool bench_world(World& w, int particles, const char* solver, const Engine& e) {
+  w.set_parallel_for(e.parallel);
+  w.set_simd(e.simd);
   std::string err;
   SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
   if (std::string(solver) == "muller2003") s.preset = "wcsph";
@@ -60,9 +69,9 @@ struct Measurement {
 
 // Runs the collapse for `seconds` of simulated time after 0.25 s of warm-up
 // and measures what a step costs.
-bool measure(const char* solver, int particles, double seconds, Measurement* out) {
+bool measure(const char* solver, int particles, double seconds, const Engine& e, Measurement* out) {
   World w;
-  if (!bench_world(w, particles, solver)) return false;
+  if (!bench_world(w, particles, solver, e)) return false;
   for (double t = 0; t < 0.25; t += kFrame) w.advance(kFrame);
   const Clock clock{&now_ms, nullptr};
   long substeps = 0, iterations = 0;
@@ -98,9 +107,9 @@ struct Capacity {
 
 // Median wall time of the 1/60 s frames over simulated seconds 1 to 6, or a
 // number over budget as soon as the median is known to be over it.
-double median_frame_ms(const char* solver, int particles, double* ratio) {
+double median_frame_ms(const char* solver, int particles, const Engine& e, double* ratio) {
   World w;
-  if (!bench_world(w, particles, solver)) return 1e9;
+  if (!bench_world(w, particles, solver, e)) return 1e9;
   std::vector<double> times;
   const int total = 300;  // frames in [1, 6] s
   int over = 0;
@@ -127,13 +136,13 @@ double median_frame_ms(const char* solver, int particles, double* ratio) {
   return times[times.size() / 2];
 }
 
-Capacity capacity(const char* solver, int start) {
+Capacity capacity(const char* solver, int start, const Engine& e) {
   Capacity best;
   int lo = 0, hi = 0, n = start;
   // Grow by doubling until over budget, then bisect to ~5 %.
   while (true) {
     double ratio = 0.0;
-    const double ms = median_frame_ms(solver, n, &ratio);
+    const double ms = median_frame_ms(solver, n, e, &ratio);
     if (ms < kBudgetMs) {
       best = Capacity{n, ms, ratio};
       lo = n;
@@ -158,7 +167,7 @@ Capacity capacity(const char* solver, int start) {
 
 double reference_throughput(int particles, double seconds, double* neighbours) {
   World w;
-  if (!bench_world(w, particles, "muller2003")) return 0.0;
+  if (!bench_world(w, particles, "muller2003", Engine{})) return 0.0;
   for (double t = 0; t < 0.25; t += kFrame) w.advance(kFrame);
   Reference ref(w);
   const float dt = w.stable_dt();
@@ -173,7 +182,8 @@ double reference_throughput(int particles, double seconds, double* neighbours) {
 }  // namespace
 
 int bench(int argc, char** argv) {
-  bool json = false, quick = false, do_capacity = true;
+  bool json = false, quick = false, do_capacity = true, simd = true;
+  int threads = 1;
   std::vector<int> sizes = {1000, 4000, 16000, 64000, 256000};
   std::vector<const char*> solvers = {"dfsph", "muller2003"};
   for (int k = 0; k < argc; ++k) {
@@ -184,6 +194,15 @@ int bench(int argc, char** argv) {
       quick = true;
     } else if (a == "--no-capacity") {
       do_capacity = false;
+    } else if (a == "--scalar") {
+      simd = false;
+    } else if (a == "--threads" && k + 1 < argc) {
+      threads = std::atoi(argv[++k]);
+      if (threads < 1 || threads > 64 || !kThreadsAvailable) {
+        std::fprintf(stderr, "tidepool bench: --threads %s: must be in [1, 64]%s\n", argv[k],
+                     kThreadsAvailable ? "" : " (this build has no threads: 1)");
+        return 2;
+      }
     } else if (a == "--solver" && k + 1 < argc) {
       const std::string s = argv[++k];
       if (s == "dfsph" || s == "muller2003") {
@@ -212,6 +231,8 @@ int bench(int argc, char** argv) {
       return 2;
     }
   }
+  ThreadPool pool(threads);
+  const Engine engine{pool.hook(), simd};
   if (quick) {
     sizes = {1000, 4000};
     do_capacity = false;
@@ -220,18 +241,21 @@ int bench(int argc, char** argv) {
   auto seconds_for = [&](int n) { return quick ? 0.05 : (n <= 16000 ? 0.25 : n <= 64000 ? 0.1 : 0.05); };
 
   if (!json) {
-    std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, one thread\n");
+    std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, %s\n",
+                threads, threads > 1 ? "s" : "",
+                simd && World::simd_width() > 1 ? "SIMD (4 lanes)" : "scalar");
     std::printf("%-11s %8s %6s %12s %9s %6s %6s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
                 "ms/step", "B/part", "iters", "ms/step per stage");
   }
   for (const char* solver : solvers) {
     for (int n : sizes) {
       Measurement m{};
-      if (!measure(solver, n, seconds_for(n), &m)) return 2;
+      if (!measure(solver, n, seconds_for(n), engine, &m)) return 2;
       if (json) {
-        std::printf("{\"solver\":\"%s\",\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
+        std::printf("{\"solver\":\"%s\",\"threads\":%d,\"simd\":%s,\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
                     "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,\"stage_ms\":{",
-                    m.solver, m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
+                    m.solver, threads, simd && World::simd_width() > 1 ? "true" : "false",
+                    m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
                     m.bytes_per_particle, m.iterations);
         for (int k = 0; k < kStageCount; ++k)
           std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
@@ -251,13 +275,13 @@ int bench(int argc, char** argv) {
   ref_best = reference_throughput(ref_size, quick ? 0.02 : 0.05, &ref_nb);
   {
     Measurement m{};
-    if (!measure("muller2003", ref_size, quick ? 0.02 : 0.05, &m)) return 2;
+    if (!measure("muller2003", ref_size, quick ? 0.02 : 0.05, engine, &m)) return 2;
     ours = m.particle_steps_per_s;
   }
   const double ratio = ref_best > 0 ? ours / ref_best : 0.0;
   std::vector<std::pair<const char*, Capacity>> caps;
   if (do_capacity)
-    for (const char* solver : solvers) caps.emplace_back(solver, capacity(solver, 2000));
+    for (const char* solver : solvers) caps.emplace_back(solver, capacity(solver, 2000, engine));
   if (json) {
     std::printf("{\"capacity_60fps\":{");
     for (size_t k = 0; k < caps.size(); ++k)

@@ -1,11 +1,16 @@
 // The step, its Müller 2003 stages, and the statistics.
 //
 // One substep:
-//   neighbours   counting sort of all particles by grid cell (grid.h)
+//   neighbours   counting sort of all particles by grid cell (grid.h);
+//                DFSPH: neighbour lists for its solves (dfsph.cpp)
 //   density      rho_i = sum_j m_j W(r_ij), self included (Müller eq. 3);
-//                Müller: pressure from the EOS; DFSPH: boundary density, factors
-//   forces       viscosity, surface tension, XSPH, gravity, pointers
-//   pressure     Müller: explicit pressure force; DFSPH: divergence + density solves
+//                Müller: pressure from the EOS; DFSPH: factors alpha_i
+//   forces       viscosity, surface tension, XSPH, gravity, pointers;
+//                Müller: the pressure force too, in the same pass
+//   pressure     DFSPH: divergence + density solves
+//
+// Pair stages run on the SIMD lanes of simd.h over the grid's cell ranges
+// (neighbours.h): about 50 candidates tested per particle, 4 at a time.
 //   integrate    symplectic Euler or leapfrog
 //   boundaries   container, obstacles, emitters, sinks, safety net
 #include "tidepool/world.h"
@@ -243,7 +248,7 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
       // previous step in the paper; it runs first here, on fresh neighbours.
       if (params_.divergence_solver) st.divergence_iterations += dfsph_divergence_solve(dt);
       lap(kStagePressure);
-      compute_non_pressure_accel(dt);
+      compute_forces(dt);  // all but pressure, which the solves add
       lap(kStageForces);
       float error = 0.0f;
       st.solver_iterations += dfsph_density_solve(dt, &error);
@@ -252,10 +257,8 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
       integrate(dt);
       lap(kStageIntegrate);
     } else {
-      compute_non_pressure_accel(dt);
+      compute_forces(dt);  // pressure included: one pass over the pairs
       lap(kStageForces);
-      muller_pressure_accel();
-      lap(kStagePressure);
       integrate(dt);
       lap(kStageIntegrate);
     }
@@ -355,8 +358,10 @@ void World::compute_density() {
 }
 
 // Viscosity (Müller eq. 14), surface tension from the colour field (eq. 15-19),
-// XSPH (Monaghan 1989), gravity and pointer forces, as accelerations.
-void World::compute_non_pressure_accel(float dt) {
+// XSPH (Monaghan 1989), gravity and pointer forces, as accelerations; for
+// Müller 2003 also the pressure force (eq. 10), in the same pass over the
+// pairs. DFSPH's solves add pressure afterwards.
+void World::compute_forces(float dt) {
   Particles& p = particles_;
   const int n = p.size();
   const Params& P = params_;
@@ -374,14 +379,18 @@ void World::compute_non_pressure_accel(float dt) {
   const float* vx = p.vx.data();
   const float* vy = p.vy.data();
   const float* rho = p.density.data();
+  const float* pr = p.pressure.data();
   const bool cubic = P.solver == Solver::DFSPH;
+  const bool pressure = !cubic, symmetric = P.pressure_force == PressureForce::Symmetric;
   const CubicKernel C(P.h);
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       V visc_vx(0.0f), visc_vy(0.0f), nvx(0.0f), nvy(0.0f), xs_vx(0.0f), xs_vy(0.0f), lapv(0.0f);
+      V pfx(0.0f), pfy(0.0f);
       const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
+      const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi);
       // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
       // includes the particle itself (seed 000 leaves it out): without it the
       // force on a surface particle has the wrong size, and square drops
@@ -404,11 +413,30 @@ void World::compute_non_pressure_accel(float dt) {
           xs_vx += dvx * w;
           xs_vy += dvy * w;
         }
+        if (pressure) {
+          const V prj = V::load(pr + j), rhoj = V::load(rho + j);
+          // Symmetric: pair term identical for (i,j) and (j,i) up to the sign
+          // of grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller eq. 10:
+          // the arithmetic mean of the two pressures over rho_j.
+          const V s = symmetric ? V(pi_rho2) + prj / (rhoj * rhoj)
+                                : (V(pi) + prj) / (V(2.0f * rhoi) * rhoj);
+          // grad W = g r_ij; spiky's g is singular at r = 0 (i itself, or a
+          // coincident particle), where the pair pushes nowhere.
+          const V gp = select(in & (r2 > V(0.0f)), s * K.spiky_grad_lanes(r));
+          pfx += gp * dx;
+          pfy += gp * dy;
+        }
       });
       const float visc_x = sum(visc_vx), visc_y = sum(visc_vy), nx = sum(nvx), ny = sum(nvy);
       const float xs_x = sum(xs_vx), xs_y = sum(xs_vy), lap = sum(lapv);
       float axi = gx + mu * visc_x / rhoi + xsph * xs_x;
       float ayi = gy + mu * visc_y / rhoi + xsph * xs_y;
+      if (pressure) {
+        // The wall as mirrored fluid at the particle's own pressure (Akinci
+        // et al. 2012): -(p_i / rho_i^2) grad rho_b.
+        axi -= m * sum(pfx) + pi_rho2 * wall_gx_[i];
+        ayi -= m * sum(pfy) + pi_rho2 * wall_gy_[i];
+      }
       const float nlen = std::sqrt(nx * nx + ny * ny);
       const bool surface = nlen > thresh && nlen > 0.0f;
       p.surface[i] = surface ? 1 : 0;
@@ -458,46 +486,6 @@ void World::compute_non_pressure_accel(float dt) {
       p.ay[i] = ayi;
     }
   });
-  });
-}
-
-void World::muller_pressure_accel() {
-  Particles& p = particles_;
-  const int n = p.size();
-  const Params& P = params_;
-  const MullerKernels K(P.h);
-  const float m = P.mass, h2 = P.h * P.h;
-  const float* x = p.x.data();
-  const float* y = p.y.data();
-  const float* rho = p.density.data();
-  const float* pr = p.pressure.data();
-  const bool symmetric = P.pressure_force == PressureForce::Symmetric;
-  with_lanes(simd_, n, [&](auto lanes) {
-    using V = decltype(lanes);
-    parallel(n, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
-        V fx(0.0f), fy(0.0f);
-        const float pi = pr[i], rhoi = rho[i];
-        const float pi_rho2 = pi / (rhoi * rhoi);
-        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
-          const V prj = V::load(pr + j), rhoj = V::load(rho + j);
-          // Symmetric: pair term identical for (i,j) and (j,i) up to the sign
-          // of grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller eq. 10:
-          // the arithmetic mean of the two pressures over rho_j.
-          const V s = symmetric ? V(pi_rho2) + prj / (rhoj * rhoj)
-                                : (V(pi) + prj) / (V(2.0f * rhoi) * rhoj);
-          // grad W = g r_ij; spiky's g is singular at r = 0 (i itself, or a
-          // coincident particle), where the pair pushes nowhere.
-          const V g = select(in & (r2 > V(0.0f)), s * K.spiky_grad_lanes(sqrt(r2)));
-          fx += g * dx;
-          fy += g * dy;
-        });
-        // The wall as mirrored fluid at the particle's own pressure (Akinci et
-        // al. 2012): -(p_i / rho_i^2) grad rho_b.
-        p.ax[i] -= m * sum(fx) + pi_rho2 * wall_gx_[i];
-        p.ay[i] -= m * sum(fy) + pi_rho2 * wall_gy_[i];
-      }
-    });
   });
 }
 

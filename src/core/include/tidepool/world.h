@@ -214,8 +214,7 @@ class World {
   // Stages (world.cpp, dfsph.cpp, boundary.cpp).
   void sort_and_bin();
   void compute_density();
-  void compute_non_pressure_accel(float dt);
-  void muller_pressure_accel();
+  void compute_forces(float dt);
   void integrate(float dt);
   int dfsph_divergence_solve(float dt);
   int dfsph_density_solve(float dt, float* error);
