@@ -357,8 +357,38 @@ void World::compute_density() {
   }
 }
 
-// Viscosity (Müller eq. 14), surface tension from the colour field (eq. 15-19),
-// XSPH (Monaghan 1989), gravity and pointer forces, as accelerations; for
+// Akinci et al. 2013, eq. 4: n_i = h sum_j m_j / rho_j grad W_ij, the
+// colour-field gradient scaled by h (large only near the surface; it points
+// into the fluid), for the curvature term of the cohesion model.
+void World::compute_surface_normals() {
+  Particles& p = particles_;
+  const int n = p.size();
+  const float m = params_.mass, h = params_.h, h2 = h * h;
+  const CubicKernel C(h);
+  normal_x_.resize(static_cast<size_t>(n));
+  normal_y_.resize(static_cast<size_t>(n));
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  const float* rho = p.density.data();
+  with_lanes(simd_, n, [&](auto lanes) {
+    using V = decltype(lanes);
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        V sx(0.0f), sy(0.0f);
+        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+          const V g = select(in, C.grad_lanes(sqrt(r2)) / V::load(rho + j));
+          sx += g * dx;
+          sy += g * dy;
+        });
+        normal_x_[i] = h * m * sum(sx);
+        normal_y_[i] = h * m * sum(sy);
+      }
+    });
+  });
+}
+
+// Viscosity (Müller eq. 14), surface tension (colour field, Müller eq. 15-19,
+// or cohesion, Akinci 2013), XSPH (Monaghan 1989), gravity and pointer forces, as accelerations; for
 // Müller 2003 also the pressure force (eq. 10), in the same pass over the
 // pairs. DFSPH's solves add pressure afterwards.
 void World::compute_forces(float dt) {
@@ -383,13 +413,21 @@ void World::compute_forces(float dt) {
   const bool cubic = P.solver == Solver::DFSPH;
   const bool pressure = !cubic, symmetric = P.pressure_force == PressureForce::Symmetric;
   const CubicKernel C(P.h);
+  const bool colour = P.tension == Tension::ColourField && sigma > 0.0f;
+  const bool cohesion = P.tension == Tension::Cohesion && sigma > 0.0f;
+  const CohesionKernel Coh(P.h);
+  const float two_rho0 = 2.0f * P.rest_density;
+  if (cohesion) compute_surface_normals();
+  const float* nx_all = normal_x_.data();
+  const float* ny_all = normal_y_.data();
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       V visc_vx(0.0f), visc_vy(0.0f), nvx(0.0f), nvy(0.0f), xs_vx(0.0f), xs_vy(0.0f), lapv(0.0f);
-      V pfx(0.0f), pfy(0.0f);
+      V pfx(0.0f), pfy(0.0f), stx(0.0f), sty(0.0f);
       const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
+      const float nxi = cohesion ? nx_all[i] : 0.0f, nyi = cohesion ? ny_all[i] : 0.0f;
       const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi);
       // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
       // includes the particle itself (seed 000 leaves it out): without it the
@@ -426,6 +464,16 @@ void World::compute_forces(float dt) {
           pfx += gp * dx;
           pfy += gp * dy;
         }
+        if (cohesion) {
+          // Akinci et al. 2013, eq. 1-5, per unit mass and gamma:
+          //   K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j)
+          // pairwise antisymmetric (momentum-conserving); K_ij > 1 where the
+          // neighbourhood is thin, which strengthens the surface.
+          const V k = select(in, V(two_rho0) / (V(rhoi) + V::load(rho + j)));
+          const V pull = select(r2 > V(0.0f), k * V(m) * Coh.value_lanes(r) / r);
+          stx += pull * dx + k * (V(nxi) - V::load(nx_all + j));
+          sty += pull * dy + k * (V(nyi) - V::load(ny_all + j));
+        }
       });
       const float visc_x = sum(visc_vx), visc_y = sum(visc_vy), nx = sum(nvx), ny = sum(nvy);
       const float xs_x = sum(xs_vx), xs_y = sum(xs_vy), lap = sum(lapv);
@@ -440,7 +488,11 @@ void World::compute_forces(float dt) {
       const float nlen = std::sqrt(nx * nx + ny * ny);
       const bool surface = nlen > thresh && nlen > 0.0f;
       p.surface[i] = surface ? 1 : 0;
-      if (surface && sigma > 0.0f) {
+      if (cohesion) {
+        axi -= sigma * sum(stx);
+        ayi -= sigma * sum(sty);
+      }
+      if (surface && colour) {
         // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
         const float s = -sigma * lap / (nlen * rhoi);
         axi += s * nx;
@@ -621,7 +673,7 @@ size_t World::bytes_per_particle() const {
   size_t bytes = 0;
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
                         &p.aux1, &p.x_prev, &p.y_prev, &tmp_, &neighbours_, &wall_gx_,
-                        &wall_gy_, &wall_lap_, &factor_, &rho_adv_, &kappa_tmp_})
+                        &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity();

@@ -112,4 +112,22 @@ struct CubicKernel {
 };
 
 
+// Cohesion kernel of Akinci, Akinci & Teschner 2013 (eq. 2): attracts
+// between h/2 and h, repels slightly at short range, zero at 0 and h.
+//   C(r) = c * { (h - r)^3 r^3                 h/2 < r < h
+//              { 2 (h - r)^3 r^3 - h^6 / 64    0 < r <= h/2
+// The paper's 3D constant is 32/(pi h^9); in 2D we take 32/(pi h^8), one
+// power of h fewer, so C has a 2D kernel's units [1/m^2] like W.
+struct CohesionKernel {
+  explicit CohesionKernel(float support)
+      : h(support), c(32.0f / (kPi * std::pow(support, 8.0f))), h6_64(std::pow(support, 6.0f) / 64.0f) {}
+  float h, c, h6_64;
+  float value(float r) const { return r > 0.0f && r < h ? value_lanes(r) : 0.0f; }
+  template <class V> V value_lanes(V r) const {
+    const V d = V(h) - r;
+    const V outer = d * d * d * r * r * r;
+    return V(c) * select(r <= V(0.5f * h), V(2.0f) * outer - V(h6_64), outer);
+  }
+};
+
 }  // namespace tidepool

@@ -47,6 +47,16 @@ enum class Integrator : int {
   Leapfrog = 1,         // half-step velocities, averaged for output (seed 000)
 };
 
+// Surface tension model.
+enum class Tension : int {
+  // Colour field of Müller 2003 (eq. 15-19): f = -sigma lap(c) n/|n| where
+  // |n| exceeds a threshold (seeds). Needs strong viscosity under DFSPH.
+  ColourField = 0,
+  // Cohesion + curvature between pairs, Akinci, Akinci & Teschner 2013:
+  // momentum-conserving, no threshold, works at DFSPH's large steps. Default.
+  Cohesion = 1,
+};
+
 struct Params {
   Solver solver = Solver::DFSPH;
 
@@ -71,8 +81,9 @@ struct Params {
 
   // Forces shared by both solvers.
   float viscosity = 3.0f;           // mu, Müller 2003 eq. 14 [kg/s]
-  float surface_tension = 0.0f;     // sigma, Müller 2003 eq. 19 [N]
-  float surface_threshold = 5.0f;   // |n| above which the force acts [1/m]
+  Tension tension = Tension::Cohesion;
+  float surface_tension = 0.0f;     // sigma (colour field) or gamma (cohesion)
+  float surface_threshold = 5.0f;   // colour field: |n| above which it acts [1/m]
   float gravity_x = 0.0f;           // [m/s^2]
   float gravity_y = -9.81f;         // [m/s^2]
 
