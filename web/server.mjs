@@ -65,7 +65,6 @@ export function startServer({
 } = {}) {
   const roots = [path.resolve(root), siteRoot];
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
     const headers = {
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
@@ -74,6 +73,16 @@ export function startServer({
       headers['Cross-Origin-Opener-Policy'] = 'same-origin';
       headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
       headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+    }
+    // A path such as "//" reads as a URL without a host and throws: answer
+    // 400 rather than let one request stop the server.
+    let url;
+    try {
+      url = new URL(req.url, 'http://localhost');
+    } catch {
+      res.writeHead(400, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('bad request\n');
+      return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD' });
