@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds the web toy into build/web/dist/: index.html, tidepool.js and
 # tidepool.wasm, nothing else; copy that folder to any static host.
+# Also builds the CLI for the browser bench page (web/site/bench.html) into
+# build/web/bench/: tidepool-cli.js and tidepool-cli.wasm, from the same
+# core objects as the toy.
 #
 #   scripts/build-web.sh            (TIDEPOOL_SKIP_DEPS=1 skips scripts/deps.sh)
 #
@@ -15,22 +18,29 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"
 DIST="$BUILD/dist"
+BENCH="$BUILD/bench"
 t0=$SECONDS
 mkdir -p "$BUILD"
 echo "[build-web] configuring $BUILD"
 emcmake cmake -S "$ROOT" -B "$BUILD" \
   -DCMAKE_BUILD_TYPE=Release \
-  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=OFF \
+  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=ON \
   -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_PREFIX" \
   -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log"; echo "[build-web] configure failed" >&2; exit 1; }
 echo "[build-web] building (nice, -j$TIDEPOOL_JOBS)"
-nice -n 10 cmake --build "$BUILD" --target tidepool_app -j"$TIDEPOOL_JOBS"
+nice -n 10 cmake --build "$BUILD" --target tidepool_app tidepool_web -j"$TIDEPOOL_JOBS"
 
 # The folder must hold exactly what a static host serves.
 for f in index.html tidepool.js tidepool.wasm; do
   [ -s "$DIST/$f" ] || { echo "[build-web] $DIST/$f is missing" >&2; exit 1; }
 done
 find "$DIST" -mindepth 1 ! -name index.html ! -name tidepool.js ! -name tidepool.wasm -exec rm -rf {} +
-echo "[build-web] $DIST ($((SECONDS - t0)) s):"
-ls -l "$DIST" | awk 'NR > 1 {printf "  %-14s %8.1f KB\n", $9, $5 / 1024}'
+for f in tidepool-cli.js tidepool-cli.wasm; do
+  [ -s "$BENCH/$f" ] || { echo "[build-web] $BENCH/$f is missing" >&2; exit 1; }
+done
+echo "[build-web] done ($((SECONDS - t0)) s):"
+for d in "$DIST" "$BENCH"; do
+  echo "  ${d#"$ROOT"/}/"
+  ls -l "$d" | awk 'NR > 1 {printf "    %-18s %8.1f KB\n", $9, $5 / 1024}'
+done

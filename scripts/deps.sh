@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build needs, and nothing that is already there.
 #
-#   scripts/deps.sh [native] [app] [web] [browser]     (default: native)
+#   scripts/deps.sh [native] [app] [wasm] [web] [browser]   (default: native)
 #
 #   native   cmake, g++, GLM, Catch2: the core, the CLI and the tests
 #   app      + SDL2 (libsdl2-dev), GLES headers, Mesa, Xvfb and the Dear ImGui
 #            source: the native desktop app, and a virtual display to run it
-#   web      + Emscripten, Node, the Dear ImGui source and SDL2 built once
-#            for Emscripten into the cache
+#   wasm     + Emscripten and Node: the core and the CLI as WebAssembly
+#            (scripts/bench-wasm.sh), no SDL2
+#   web      + wasm, the Dear ImGui source and SDL2 built once for Emscripten
+#            into the cache
 #   browser  + Chromium and playwright-core (npm, in web/) for the browser tests
 #
 # Everything that is downloaded or built lands in ${TIDEPOOL_CACHE:-~/.cache/tidepool},
@@ -128,12 +130,17 @@ build_sdl2_wasm() {
   say "SDL2 for Emscripten ready in $TIDEPOOL_SDL2_PREFIX ($((SECONDS - t0)) s)"
 }
 
-do_web() {
+do_wasm() {
   do_native
-  # nodejs: emcc runs its JS tools with it; npm for the browser tests and
-  # the dev server. The machine may already carry a newer node of its own.
+  # nodejs: emcc runs its JS tools with it, and it runs the wasm CLI; npm for
+  # the browser tests and the dev server. The machine may already carry a
+  # newer node of its own.
   command -v node >/dev/null || need nodejs
   need emscripten node-acorn
+}
+
+do_web() {
+  do_wasm
   fetch_source imgui "imgui-$IMGUI_VERSION"
   build_sdl2_wasm
 }
@@ -165,9 +172,10 @@ for c in "$@"; do
   case "$c" in
     native) do_native ;;
     app) do_app ;;
+    wasm) do_wasm ;;
     web) do_web ;;
     browser) do_browser ;;
-    *) die "unknown component '$c' (native, app, web, browser)" ;;
+    *) die "unknown component '$c' (native, app, wasm, web, browser)" ;;
   esac
 done
 say "ready: $* ($((SECONDS - t0)) s)"

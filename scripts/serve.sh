@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main command: installs what is missing, builds the web toy and serves
-# it at http://127.0.0.1:8080/ (Ctrl-C stops).
+# it at http://127.0.0.1:8080/ (Ctrl-C stops), with the browser bench at
+# http://127.0.0.1:8080/bench.html.
 #
 #   scripts/serve.sh [--port N] [--host H] [--isolate]
 #
@@ -13,4 +14,5 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 "$ROOT/scripts/deps.sh" web
 TIDEPOOL_SKIP_DEPS=1 "$ROOT/scripts/build-web.sh"
-exec node "$ROOT/web/server.mjs" --root "${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}/dist" "$@"
+WEB_BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"
+exec node "$ROOT/web/server.mjs" --root "$WEB_BUILD/dist" --bench-root "$WEB_BUILD/bench" "$@"

@@ -1,7 +1,9 @@
 // Tidepool dev server: serves the web build (build/web/dist) and the example
-// pages in web/site/, with the right MIME type for .wasm.
+// pages in web/site/, with the right MIME type for .wasm; /bench/ is the
+// browser build of the CLI (build/web/bench) that web/site/bench.html runs.
 //
-//   node web/server.mjs [--port 8080] [--host 127.0.0.1] [--root DIR] [--isolate]
+//   node web/server.mjs [--port 8080] [--host 127.0.0.1] [--root DIR]
+//                       [--bench-root DIR] [--isolate]
 //
 // --isolate (or TIDEPOOL_ISOLATE=1) adds the COOP/COEP headers that make the
 // page cross-origin isolated, which a pthreads build needs for
@@ -18,7 +20,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const defaultRoot = path.resolve(here, '..', 'build', 'web', 'dist');
+export const defaultBenchRoot = path.resolve(here, '..', 'build', 'web', 'bench');
 export const siteRoot = path.join(here, 'site');
+// The bench's build output lives apart from dist/, which must hold only the
+// toy (a static host gets exactly that folder).
+const benchPrefix = '/bench/';
 
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -58,14 +64,15 @@ function resolveFile(roots, urlPath) {
 
 export function startServer({
   root = defaultRoot,
+  benchRoot = defaultBenchRoot,
   port = 8080,
   host = '127.0.0.1',
   isolate = false,
   log = false,
 } = {}) {
   const roots = [path.resolve(root), siteRoot];
+  const benchRoots = [path.resolve(benchRoot)];
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
     const headers = {
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
@@ -75,12 +82,24 @@ export function startServer({
       headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
       headers['Cross-Origin-Resource-Policy'] = 'same-origin';
     }
+    // A path such as "//" reads as a URL without a host and throws: answer
+    // 400 rather than let one request stop the server.
+    let url;
+    try {
+      url = new URL(req.url, 'http://localhost');
+    } catch {
+      res.writeHead(400, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('bad request\n');
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD' });
       res.end();
       return;
     }
-    const file = resolveFile(roots, url.pathname);
+    const file = url.pathname.startsWith(benchPrefix)
+      ? resolveFile(benchRoots, url.pathname.slice(benchPrefix.length - 1))
+      : resolveFile(roots, url.pathname);
     if (log) console.log(`${req.method} ${url.pathname} -> ${file ? 200 : 404}`);
     if (!file) {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
@@ -111,6 +130,7 @@ function parseArgs(argv) {
     port: Number(process.env.PORT || 8080),
     host: process.env.HOST || '127.0.0.1',
     root: defaultRoot,
+    benchRoot: defaultBenchRoot,
     isolate: /^(1|true|yes)$/i.test(process.env.TIDEPOOL_ISOLATE || ''),
     log: false,
   };
@@ -119,11 +139,12 @@ function parseArgs(argv) {
     if (a === '--port') opts.port = Number(argv[++i]);
     else if (a === '--host') opts.host = argv[++i];
     else if (a === '--root') opts.root = argv[++i];
+    else if (a === '--bench-root') opts.benchRoot = argv[++i];
     else if (a === '--isolate') opts.isolate = true;
     else if (a === '--no-isolate') opts.isolate = false;
     else if (a === '--log') opts.log = true;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node web/server.mjs [--port N] [--host H] [--root DIR] [--isolate] [--log]');
+      console.log('usage: node web/server.mjs [--port N] [--host H] [--root DIR] [--bench-root DIR] [--isolate] [--log]');
       process.exit(0);
     } else {
       console.error(`server.mjs: unknown argument ${a}`);
@@ -147,6 +168,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     ({ url }) => {
       console.log(`Tidepool: ${url}`);
       console.log(`  embed example: ${url}embed.html`);
+      console.log(`  bench (wasm, in this browser): ${url}bench.html  (?args=--quick for a short run)`);
       console.log(`  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes' : 'no'}`);
       console.log('  Ctrl-C to stop');
     },

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `tidepool bench` compiled to WebAssembly and run by node: the same program,
+# the same arguments and output as the native build/native/src/cli/tidepool.
+#
+#   scripts/bench-wasm.sh [bench args...]      e.g. --quick, --json,
+#                                              --sizes 1000,4000 --no-capacity
+#
+# Builds the core and the CLI only (no SDL2, no app) with emcmake into
+# build/wasm-cli (TIDEPOOL_WASM_CLI_BUILD overrides), Release, -msimd128.
+# Everything but the bench's own output goes to stderr, so `--json` on stdout
+# stays one JSON object per line. TIDEPOOL_SKIP_DEPS=1 skips scripts/deps.sh.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$ROOT/scripts/env.sh"
+
+[ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" wasm >&2
+
+BUILD="${TIDEPOOL_WASM_CLI_BUILD:-$ROOT/build/wasm-cli}"
+mkdir -p "$BUILD"
+emcmake cmake -S "$ROOT" -B "$BUILD" \
+  -DCMAKE_BUILD_TYPE=Release -DTIDEPOOL_SIMD=ON \
+  -DTIDEPOOL_BUILD_CLI=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_APP=OFF \
+  >"$BUILD/configure.log" 2>&1 ||
+  { cat "$BUILD/configure.log" >&2; echo "[bench-wasm] configure failed" >&2; exit 1; }
+nice -n 10 cmake --build "$BUILD" --target tidepool -j"$TIDEPOOL_JOBS" >"$BUILD/build.log" 2>&1 ||
+  { cat "$BUILD/build.log" >&2; echo "[bench-wasm] build failed" >&2; exit 1; }
+echo "[bench-wasm] $(node --version), ${BUILD#"$ROOT"/}/src/cli/tidepool.wasm" >&2
+
+# No node flags needed: the link compiles the .wasm synchronously, so node's
+# fetch() never sees it (src/cli/CMakeLists.txt). NODE_OPTIONS still applies.
+exec node "$BUILD/src/cli/tidepool.js" bench "$@"

@@ -1,0 +1,149 @@
+// Browser test of the bench page (web/site/bench.html): `tidepool bench`
+// compiled for the browser runs in a Web Worker and its lines reach the page
+// while it runs. Same setup as browser.test.mjs: playwright-core drives
+// Debian's Chromium; the server is web/server.mjs, started in-process.
+// TIDEPOOL_BENCH overrides the folder of tidepool-cli.js/.wasm
+// (build/web/bench, built by scripts/build-web.sh), CHROMIUM the browser.
+//
+//   node --test web/tests/bench.test.mjs          (scripts/test.sh runs this)
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const benchDir = path.resolve(process.env.TIDEPOOL_BENCH || path.join(here, '..', '..', 'build', 'web', 'bench'));
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+// No GPU needed here; only Chromium's own network chatter is switched off
+// (the machines are offline).
+const launchArgs = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+// --quick on two shared cores takes seconds natively; allow for a slow day.
+const LONG = 180_000;
+
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(benchDir, 'tidepool-cli.wasm')),
+    `${benchDir}/tidepool-cli.wasm is missing: run scripts/build-web.sh`);
+  // The toy's dist/ is not needed by this page; the server only requires a root.
+  server = await startServer({ benchRoot: benchDir, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+// Opens the page and records errors from the page and its worker, and any
+// request that leaves the server (the page must work offline).
+async function openBench(query) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const log = { errors: [], warnings: [], outside: [] };
+  const onConsole = (m) => {
+    if (m.type() === 'error') log.errors.push(m.text());
+    else if (m.type() === 'warning') log.warnings.push(m.text());
+  };
+  page.on('console', onConsole);
+  page.on('worker', (w) => w.on('console', onConsole));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(server.url) && !u.startsWith('data:')) log.outside.push(u);
+  });
+  await page.goto(new URL(`bench.html?${query}`, server.url).href);
+  return { context, page, log };
+}
+
+async function finished(page) {
+  await page.waitForFunction(() => window.tidepoolBench && window.tidepoolBench.done, null,
+    { timeout: LONG, polling: 100 });
+  return page.evaluate(() => window.tidepoolBench);
+}
+
+describe('bench page', () => {
+  test('runs tidepool bench --quick --json in a worker and shows each line as it comes', { timeout: LONG + 30_000 }, async (t) => {
+    const { context, page, log } = await openBench(new URLSearchParams({ args: '--quick --json' }).toString());
+    // The page answers while the bench runs (it runs in the worker).
+    await page.waitForFunction(() => window.tidepoolBench.startedAt > 0, null, { timeout: LONG });
+    const t0 = Date.now();
+    const busy = await page.evaluate(() => !window.tidepoolBench.done);
+    const answerMs = Date.now() - t0;
+    const s = await finished(page);
+    const rows = await page.locator('#results tbody tr').count();
+    const capacity = await page.locator('#capacity').textContent();
+    const status = await page.locator('#status').textContent();
+    const total = (s.finishedAt - s.startedAt) / 1000;
+    const live = (s.finishedAt - s.firstResultAt) / 1000;
+    t.diagnostic(`${s.results.length} results, ${rows} table rows in ${total.toFixed(1)} s; first result ` +
+      `${live.toFixed(2)} s before the end; page answered in ${answerMs} ms while busy: ${busy}; ` +
+      s.results.map((r) => `${r.solver} ${r.particles}: ${(r.particle_steps_per_s / 1e6).toFixed(3)} M p-steps/s`).join(', ') +
+      `; summary: ${JSON.stringify(s.summary)}; status "${status}"`);
+    assert.equal(s.exitCode, 0, `exit status (stderr: ${s.stderr.join(' | ')})`);
+    assert.equal(s.error, null);
+    assert.deepEqual(s.args, ['--quick', '--json']);
+    // --quick: both solvers at 1000 and 4000 particles.
+    assert.equal(s.results.length, 4);
+    for (const r of s.results) {
+      assert.ok(r.solver === 'dfsph' || r.solver === 'muller2003', `solver ${r.solver}`);
+      assert.ok(r.particles > 500, `particles ${r.particles}`);
+      assert.ok(r.particle_steps_per_s > 0, `particle_steps_per_s ${r.particle_steps_per_s}`);
+    }
+    assert.equal(rows, 4);
+    // Every line of stdout is JSON, the last one the summary.
+    for (const line of s.lines) JSON.parse(line);
+    assert.ok(s.summary && 'capacity_60fps' in s.summary, 'the final summary line arrived');
+    assert.ok(s.summary.reference_particle_steps_per_s > 0 && s.summary.ratio > 0);
+    assert.match(capacity, /reference at 1000 particles/);
+    assert.match(status, /^done in/);
+    // Live: the first result reached the page before the program ended.
+    assert.ok(s.firstResultAt < s.finishedAt, 'results arrive while the bench runs');
+    assert.deepEqual(s.stderr, []);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.outside, []);
+    await context.close();
+  });
+
+  test('query parameters build the argument list; the text table shows as the CLI prints it', { timeout: LONG + 30_000 }, async (t) => {
+    // The capacity search takes minutes (six simulated seconds per size
+    // tried), too long for CI: the text table and its reference line only.
+    // --quick keeps it short (and sets the sizes itself).
+    const { context, page, log } = await openBench('quick=1&sizes=1000&solver=dfsph&capacity=0');
+    const s = await finished(page);
+    const out = await page.locator('#out').textContent();
+    t.diagnostic(`args ${JSON.stringify(s.args)}; output: ${out.trim().split('\n').join(' / ')}`);
+    assert.deepEqual(s.args, ['--quick', '--sizes', '1000', '--solver', 'dfsph', '--no-capacity']);
+    assert.equal(s.exitCode, 0);
+    assert.match(out, /^solver\s+particles\s+nbrs\s+p-steps\/s/m);
+    assert.equal(s.results.length, 2);
+    for (const r of s.results) assert.match(r, /^dfsph\s+\d+/);
+    assert.match(s.summary, /^reference \(seed 000 algorithm/);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+
+  test('bad arguments: the program says what is wrong, exit status 2, nothing injected', { timeout: LONG }, async (t) => {
+    const { context, page, log } = await openBench(new URLSearchParams({ args: '--sizes <b>x</b>', colour: '1' }).toString());
+    const s = await finished(page);
+    const status = await page.locator('#status').textContent();
+    t.diagnostic(`exit ${s.exitCode}; stderr ${JSON.stringify(s.stderr)}; status "${status}"; warnings ${JSON.stringify(log.warnings)}`);
+    assert.equal(s.exitCode, 2);
+    assert.ok(s.stderr.some((l) => l.includes('--sizes')), 'stderr names the argument');
+    assert.match(status, /exited with status 2/);
+    assert.equal(await page.locator('#out b').count(), 0, 'output is text, never markup');
+    assert.ok(log.warnings.some((w) => w.includes('colour')), 'an unknown query parameter is named in a warning');
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+});
