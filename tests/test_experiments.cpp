@@ -96,37 +96,41 @@ double hydrostatic_pressure_error(const char* preset) {
   column(w, 0.5f, 0.5f, 1600, preset);
   for (int k = 0; k < 120; ++k) w.advance(1.0f / 60.0f);
   // DFSPH applies the support of a resting column in bursts, so the pressure
-  // is averaged over a second. Depth is measured from the free surface found
-  // in the same band (the top particles, plus half a spacing), away from the
-  // side walls.
+  // is averaged over every step of a second (sampling once per frame is
+  // biased: frames end on a shorter split step). Depth is measured from the
+  // free surface found in the same band (the top particles, plus half a
+  // spacing), away from the side walls.
   const float spacing = std::sqrt(w.params().mass / w.params().rest_density);
   const double rho0g = w.params().rest_density * 9.81;
   const int bands = 8;
-  std::vector<double> sum(bands, 0.0);
+  std::vector<double> sum(bands, 0.0), weight(bands, 0.0);  // sum of p dt, of dt
   std::vector<int> count(bands, 0);
-  for (int k = 0; k < 60; ++k) {
-    w.advance(1.0f / 60.0f);
+  for (double t = 0.0; t < 1.0;) {
+    const float dt = w.stable_dt();
+    w.step(dt);
+    t += dt;
     const Particles& p = w.particles();
     std::vector<float> top;
     for (int i = 0; i < p.size(); ++i)
       if (p.x[i] > 0.1f && p.x[i] < 0.4f) top.push_back(p.y[i]);
     std::sort(top.rbegin(), top.rend());
     double surface = 0.0;
-    for (int t = 0; t < 10; ++t) surface += top[t];
+    for (int k = 0; k < 10; ++k) surface += top[k];
     surface = surface / 10 + 0.5 * spacing;
     for (int i = 0; i < p.size(); ++i) {
       if (p.x[i] <= 0.1f || p.x[i] >= 0.4f) continue;
       const double d = surface - p.y[i];
       const int band = static_cast<int>(std::lround(d / 0.05)) - 1;  // 0.05 .. 0.40 m
       if (band < 0 || band >= bands || std::fabs(d - 0.05 * (band + 1)) > 0.015) continue;
-      sum[band] += p.pressure[i];
-      ++count[band];
+      sum[band] += p.pressure[i] * dt;
+      weight[band] += dt;
+      count[band] += 1;
     }
   }
   double worst = 0.0;
   for (int band = 1; band < bands; ++band) {  // 0.10 .. 0.40 m deep
     REQUIRE(count[band] > 50);
-    const double depth = 0.05 * (band + 1), mean = sum[band] / count[band];
+    const double depth = 0.05 * (band + 1), mean = sum[band] / weight[band];
     const double expect = rho0g * depth;
     std::printf("hydrostatic %s: depth %.2f m  p %.0f Pa  rho0 g d %.0f Pa (%+.1f %%)\n", preset,
                 depth, mean, expect, 100.0 * (mean / expect - 1.0));
@@ -137,9 +141,12 @@ double hydrostatic_pressure_error(const char* preset) {
 
 }  // namespace
 
-// Known to fail (README, known limits): the time-averaged DFSPH pressure is
-// 10-20 % low near the surface and a few % high at depth, although the
-// momentum balance holds (pressure impulses equal the weight on average).
+// Known to fail (README, known limits): averaged over every step, the DFSPH
+// pressure is within 5 % from 0.25 m down but 9 % low at 0.1 m: about one
+// particle spacing of pressure (~100 Pa) is missing near the surface, where
+// the kernel-truncated density never reads as compressed, so the top layers
+// carry no pressure of their own (the layers below hold them up). The figure
+// also moves with the step size, as the solver stops on a mean error.
 TEST_CASE("DFSPH hydrostatic pressure matches rho0 g d within 5 %", "[physics][hydrostatic][!mayfail]") {
   CHECK(hydrostatic_pressure_error("water") < 0.05);
 }

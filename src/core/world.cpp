@@ -252,7 +252,9 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
       lap(kStageForces);
       float error = 0.0f;
       st.solver_iterations += dfsph_density_solve(dt, &error);
-      st.solver_error = error;
+      // A non-finite error means the step blew up; contain() repairs the
+      // particles, and the stats stay printable.
+      st.solver_error = std::isfinite(error) ? error : -1.0f;
       lap(kStagePressure);
       integrate(dt);
       lap(kStageIntegrate);

@@ -61,7 +61,7 @@ struct FrameStats {
   float mean_neighbours = 0.0f;      // neighbours within h, self excluded
   int solver_iterations = 0;         // DFSPH density iterations, summed over substeps
   int divergence_iterations = 0;     // DFSPH divergence iterations, summed
-  float solver_error = 0.0f;         // DFSPH final mean density error (last substep)
+  float solver_error = 0.0f;         // DFSPH final mean density error (last substep), -1 if non-finite
   bool timed = false;                // stage_ms filled from the caller's clock
   std::array<double, kStageCount> stage_ms{};  // summed over substeps
   bool substep_cap_hit = false;      // frame needed more than max_substeps
