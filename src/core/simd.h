@@ -50,6 +50,9 @@ struct F1 {
 // F1's mask is a bool, which has no namespace for lookup to find these in.
 inline int lane_count(bool m) { return m ? 1 : 0; }
 inline int lane_bits(bool m) { return m ? 1 : 0; }
+
+// Set bits of a 4-bit lane mask (no popcount instruction in baseline SSE2).
+constexpr unsigned char kBitCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 inline bool any(bool m) { return m; }
 
 #if TIDEPOOL_LANES_SSE2
@@ -92,10 +95,7 @@ struct F4 {
   }
   friend void store(F4 a, float* p) { _mm_storeu_ps(p, a.v); }
   friend int lane_bits(Mask m) { return _mm_movemask_ps(m.m); }
-  friend int lane_count(Mask m) {
-    const int bits = _mm_movemask_ps(m.m);
-    return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1);
-  }
+  friend int lane_count(Mask m) { return kBitCount[_mm_movemask_ps(m.m)]; }
   friend bool any(Mask m) { return _mm_movemask_ps(m.m) != 0; }
 };
 
@@ -135,10 +135,7 @@ struct F4 {
   }
   friend void store(F4 a, float* p) { wasm_v128_store(p, a.v); }
   friend int lane_bits(Mask m) { return static_cast<int>(wasm_i32x4_bitmask(m.m)); }
-  friend int lane_count(Mask m) {
-    const int bits = lane_bits(m);
-    return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1);
-  }
+  friend int lane_count(Mask m) { return kBitCount[lane_bits(m)]; }
   friend bool any(Mask m) { return wasm_v128_any_true(m.m); }
 };
 
