@@ -1,4 +1,3 @@
-
 // Divergence-free SPH (Bender & Koschier 2015, "Divergence-Free Smoothed
 // Particle Hydrodynamics", SCA; TVCG 2017).
 //
@@ -6,8 +5,9 @@
 // pressure that brings the predicted density back to rho0, so the step is
 // limited by the CFL condition instead of a speed of sound, and it reports
 // the density error it reached. Its per-particle factor alpha_i (eq. 11) is
-// computed once per step and reused by both solves, so each Jacobi iteration
-// costs two neighbour passes and no stored neighbour lists; the second,
+// computed once per step (in the density pass, world.cpp) and reused by both
+// solves, so each Jacobi iteration costs two passes over the step's neighbour
+// lists; the second,
 // divergence-free solve removes the velocity divergence that makes WCSPH and
 // IISPH jitter at large steps. Position-based fluids (Macklin & Müller 2013)
 // would be as cheap per iteration but has no pressure to report (the
@@ -26,7 +26,8 @@
 // equals dt times the symmetric pressure acceleration with
 // p_i / rho_i^2 = kappa_i / rho_i. The solver delivers the support of a
 // resting column in bursts (a few steps push, the next coast), so only its
-// time average is the hydrostatic pressure: the test averages over a second.
+// average over steps is the hydrostatic pressure: the test averages over
+// every step of a second.
 //
 // Boundaries contribute through the density map of boundary.cpp: rho_b,i and
 // its gradient stand in for Akinci et al. 2012's boundary particles.
