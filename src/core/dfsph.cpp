@@ -57,10 +57,15 @@ void World::build_neighbour_lists() {
   nbr_start_.resize(static_cast<size_t>(n) + 1);
   nbr_start_[0] = 0;
   for (int i = 0; i < n; ++i) nbr_start_[i + 1] = nbr_start_[i] + static_cast<int>(neighbours_[i]);
+  // Padded so the solves can read whole lane groups past a list's end
+  // (neighbours.h, for_list); the pad is index 0 and zero gradients.
   const size_t pairs = static_cast<size_t>(nbr_start_[n]);
-  nbr_j_.resize(pairs);
-  nbr_gx_.resize(pairs);
-  nbr_gy_.resize(pairs);
+  nbr_j_.resize(pairs + kListPad);
+  nbr_gx_.resize(pairs + kListPad);
+  nbr_gy_.resize(pairs + kListPad);
+  std::fill(nbr_j_.begin() + pairs, nbr_j_.end(), 0);
+  std::fill(nbr_gx_.begin() + pairs, nbr_gx_.end(), 0.0f);
+  std::fill(nbr_gy_.begin() + pairs, nbr_gy_.end(), 0.0f);
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
@@ -122,18 +127,24 @@ void World::dfsph_apply_kappa(const std::vector<float>& kappa, float dt) {
   // Pressure over density first, so the pair loop reads one value per j.
   float* k_rho = rho_adv_.data();  // free between the predict passes
   for (int i = 0; i < n; ++i) k_rho[i] = kappa[i] / rho[i];
-  parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      const float ki = k_rho[i];
-      float ax = ki * wall_gx_[i], ay = ki * wall_gy_[i];
-      for (int k = nbr_start_[i]; k < nbr_start_[i + 1]; ++k) {
-        const float s = ki + k_rho[nbr_j_[k]];
-        ax += s * nbr_gx_[k];
-        ay += s * nbr_gy_[k];
+  const int* nj = nbr_j_.data();
+  const float* ngx = nbr_gx_.data();
+  const float* ngy = nbr_gy_.data();
+  with_lanes(simd_, n, [&](auto lanes) {
+    using V = decltype(lanes);
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        const float ki = k_rho[i];
+        V ax(0.0f), ay(0.0f);
+        for_list<V>(nbr_start_[i], nbr_start_[i + 1], [&](int k, typename V::Mask in) {
+          const V s = select(in, V(ki) + V::gather(k_rho, nj + k));
+          ax += s * V::load(ngx + k);
+          ay += s * V::load(ngy + k);
+        });
+        p.vx[i] -= (ki * wall_gx_[i] + sum(ax)) * inv_dt;
+        p.vy[i] -= (ki * wall_gy_[i] + sum(ay)) * inv_dt;
       }
-      p.vx[i] -= ax * inv_dt;
-      p.vy[i] -= ay * inv_dt;
-    }
+    });
   });
 }
 
@@ -152,21 +163,28 @@ double World::dfsph_predict(float dt, bool divergence) {
   rho_adv_.resize(static_cast<size_t>(n));
   const float* vx = p.vx.data();
   const float* vy = p.vy.data();
-  parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
-      const float vxi = vx[i], vyi = vy[i];
-      float rate = vxi * wall_gx_[i] + vyi * wall_gy_[i];
-      for (int k = nbr_start_[i]; k < nbr_start_[i + 1]; ++k) {
-        const int j = nbr_j_[k];
-        rate += (vxi - vx[j]) * nbr_gx_[k] + (vyi - vy[j]) * nbr_gy_[k];
+  const int* nj = nbr_j_.data();
+  const float* ngx = nbr_gx_.data();
+  const float* ngy = nbr_gy_.data();
+  with_lanes(simd_, n, [&](auto lanes) {
+    using V = decltype(lanes);
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
+        const float vxi = vx[i], vyi = vy[i];
+        V acc(0.0f);
+        for_list<V>(nbr_start_[i], nbr_start_[i + 1], [&](int k, typename V::Mask in) {
+          const V dvx = V(vxi) - V::gather(vx, nj + k), dvy = V(vyi) - V::gather(vy, nj + k);
+          acc += select(in, dvx * V::load(ngx + k) + dvy * V::load(ngy + k));
+        });
+        const float rate = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);
+        if (divergence) {
+          rho_adv_[i] = neighbours_[i] >= min_neighbours ? std::max(rate, 0.0f) : 0.0f;
+        } else {
+          rho_adv_[i] = std::max(p.density[i] + dt * rate - rho0, 0.0f);
+        }
       }
-      if (divergence) {
-        rho_adv_[i] = neighbours_[i] >= min_neighbours ? std::max(rate, 0.0f) : 0.0f;
-      } else {
-        rho_adv_[i] = std::max(p.density[i] + dt * rate - rho0, 0.0f);
-      }
-    }
+    });
   });
   double total = 0.0;
   for (int i = 0; i < n; ++i) total += rho_adv_[i];

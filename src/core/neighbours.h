@@ -31,6 +31,15 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
   });
 }
 
+// Walks entries [begin, end) of a neighbour list V::kWidth at a time:
+// f(k, in) for entries k .. k + kWidth - 1, `in` = those inside the range.
+// The list arrays must hold kListPad readable entries past their last pair.
+constexpr int kListPad = 3;
+template <class V, class F>
+inline void for_list(int begin, int end, F&& f) {
+  for (int k = begin; k < end; k += V::kWidth) f(k, V::lanes(k, begin, end));
+}
+
 // Runs body(V{}) with the widest lane type the build has, or with F1 when
 // `simd` is off or there are fewer particles than lanes.
 template <class Body>

@@ -31,6 +31,7 @@ struct F1 {
   F1() = default;
   F1(float s) : v(s) {}  // NOLINT: broadcast, as for F4
   static F1 load(const float* p) { return F1(*p); }
+  static F1 gather(const float* base, const int* index) { return F1(base[*index]); }
   // Lane k is on when begin <= first + k < end.
   static Mask lanes(int first, int begin, int end) { return first >= begin && first < end; }
   friend F1 operator+(F1 a, F1 b) { return a.v + b.v; }
@@ -68,6 +69,10 @@ struct F4 {
   F4(__m128 x) : v(x) {}            // NOLINT
   F4(float s) : v(_mm_set1_ps(s)) {}  // NOLINT
   static F4 load(const float* p) { return _mm_loadu_ps(p); }
+  // No gather instruction before AVX2: four loads.
+  static F4 gather(const float* base, const int* index) {
+    return _mm_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]]);
+  }
   static Mask lanes(int first, int begin, int end) {
     const __m128i k = _mm_add_epi32(_mm_set1_epi32(first), _mm_set_epi32(3, 2, 1, 0));
     const __m128i ge = _mm_cmpgt_epi32(k, _mm_set1_epi32(begin - 1));
@@ -112,6 +117,9 @@ struct F4 {
   F4(v128_t x) : v(x) {}                  // NOLINT
   F4(float s) : v(wasm_f32x4_splat(s)) {}  // NOLINT
   static F4 load(const float* p) { return wasm_v128_load(p); }
+  static F4 gather(const float* base, const int* index) {
+    return wasm_f32x4_make(base[index[0]], base[index[1]], base[index[2]], base[index[3]]);
+  }
   static Mask lanes(int first, int begin, int end) {
     const v128_t k = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 1, 2, 3));
     return {wasm_v128_and(wasm_i32x4_ge(k, wasm_i32x4_splat(begin)),
