@@ -126,7 +126,9 @@ void World::dfsph_apply_kappa(const std::vector<float>& kappa, float dt) {
   const float* rho = p.density.data();
   // Pressure over density first, so the pair loop reads one value per j.
   float* k_rho = rho_adv_.data();  // free between the predict passes
-  for (int i = 0; i < n; ++i) k_rho[i] = kappa[i] / rho[i];
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) k_rho[i] = kappa[i] / rho[i];
+  });
   const int* nj = nbr_j_.data();
   const float* ngx = nbr_gx_.data();
   const float* ngy = nbr_gy_.data();
@@ -216,10 +218,12 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out) {
     if (error <= params_.tolerance || it >= params_.max_iterations) break;
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;
-    for (int i = 0; i < n; ++i) {
-      kappa_tmp_[i] = scale * rho_adv_[i] * factor_[i];
-      kappa[i] += kappa_tmp_[i] / (dt * dt);
-    }
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        kappa_tmp_[i] = scale * rho_adv_[i] * factor_[i];
+        kappa[i] += kappa_tmp_[i] / (dt * dt);
+      }
+    });
     dfsph_apply_kappa(kappa_tmp_, dt);
   }
   if (error_out) *error_out = static_cast<float>(error);
