@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the web toy into build/web/dist/: index.html, tidepool.js and
-# tidepool.wasm, nothing else; copy that folder to any static host.
+# tidepool.wasm, and the threads build tidepool-mt.js, tidepool-mt.wasm and
+# tidepool-mt.worker.js (-pthread, for cross-origin isolated pages; the page
+# picks one), nothing else; copy that folder to any static host.
 # Also builds the CLI for the browser bench page (web/site/bench.html) into
 # build/web/bench/: tidepool-cli.js and tidepool-cli.wasm, from the same
 # core objects as the toy.
@@ -17,6 +19,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" web
 
 BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"
+# Every object of the threads build needs -pthread: its own build tree.
+BUILD_MT="$BUILD/mt"
 DIST="$BUILD/dist"
 BENCH="$BUILD/bench"
 t0=$SECONDS
@@ -31,11 +35,25 @@ emcmake cmake -S "$ROOT" -B "$BUILD" \
 echo "[build-web] building (nice, -j$TIDEPOOL_JOBS)"
 nice -n 10 cmake --build "$BUILD" --target tidepool_app tidepool_web -j"$TIDEPOOL_JOBS"
 
+echo "[build-web] configuring the threads build $BUILD_MT"
+mkdir -p "$BUILD_MT"
+emcmake cmake -S "$ROOT" -B "$BUILD_MT" \
+  -DCMAKE_BUILD_TYPE=Release -DTIDEPOOL_WASM_THREADS=ON -DTIDEPOOL_DIST_DIR="$DIST" \
+  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=OFF \
+  -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_MT_PREFIX" \
+  -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD_MT/configure.log" 2>&1 ||
+  { cat "$BUILD_MT/configure.log"; echo "[build-web] configure (threads) failed" >&2; exit 1; }
+echo "[build-web] building the threads build (nice, -j$TIDEPOOL_JOBS)"
+nice -n 10 cmake --build "$BUILD_MT" --target tidepool_app -j"$TIDEPOOL_JOBS"
+
 # The folder must hold exactly what a static host serves.
-for f in index.html tidepool.js tidepool.wasm; do
+PAGE_FILES=(index.html tidepool.js tidepool.wasm tidepool-mt.js tidepool-mt.wasm tidepool-mt.worker.js)
+keep=()
+for f in "${PAGE_FILES[@]}"; do
   [ -s "$DIST/$f" ] || { echo "[build-web] $DIST/$f is missing" >&2; exit 1; }
+  keep+=(! -name "$f")
 done
-find "$DIST" -mindepth 1 ! -name index.html ! -name tidepool.js ! -name tidepool.wasm -exec rm -rf {} +
+find "$DIST" -mindepth 1 "${keep[@]}" -exec rm -rf {} +
 for f in tidepool-cli.js tidepool-cli.wasm; do
   [ -s "$BENCH/$f" ] || { echo "[build-web] $BENCH/$f is missing" >&2; exit 1; }
 done

@@ -9,7 +9,7 @@
 #   wasm     + Emscripten and Node: the core and the CLI as WebAssembly
 #            (scripts/bench-wasm.sh), no SDL2
 #   web      + wasm, the Dear ImGui source and SDL2 built once for Emscripten
-#            into the cache
+#            into the cache, twice: plain and -pthread (the threads build)
 #   browser  + Chromium and playwright-core (npm, in web/) for the browser tests
 #
 # Everything that is downloaded or built lands in ${TIDEPOOL_CACHE:-~/.cache/tidepool},
@@ -110,24 +110,32 @@ do_app() {
 # with other options, is redone.
 SDL2_WASM_OPTIONS="-DCMAKE_BUILD_TYPE=Release -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF \
 -DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF -DSDL_POWER=OFF"
+# The threads build (build-web.sh, tidepool-mt.*) links into shared memory,
+# which wasm-ld allows only when every object was compiled with atomics and
+# bulk memory: SDL2 a second time with -pthread (SDL_PTHREADS adds it to its
+# own sources, CMAKE_C_FLAGS to everything else it compiles).
+SDL2_WASM_MT_OPTIONS="$SDL2_WASM_OPTIONS -DSDL_PTHREADS=ON -DCMAKE_C_FLAGS=-pthread"
+
+# build_sdl2_wasm PREFIX OPTIONS NAME: NAME names the build folder and logs.
 build_sdl2_wasm() {
-  local stamp="$TIDEPOOL_SDL2_PREFIX/.tidepool-built"
-  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$SDL2_WASM_OPTIONS" ] && return 0
+  local prefix="$1" options="$2" name="$3"
+  local stamp="$prefix/.tidepool-built"
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$options" ] && return 0
   fetch_source libsdl2 "SDL2-$SDL2_VERSION"
-  local bdir="$TIDEPOOL_CACHE/build-sdl2-wasm"
-  say "building SDL2 $SDL2_VERSION for Emscripten (once per machine, ~5 min on 2 cores)"
+  local bdir="$TIDEPOOL_CACHE/build-$name"
+  say "building SDL2 $SDL2_VERSION for Emscripten into ${prefix##*/} (once per machine, ~5 min on 2 cores)"
   local t0=$SECONDS
-  rm -rf "$bdir" "$TIDEPOOL_SDL2_PREFIX"
+  rm -rf "$bdir" "$prefix"
   # shellcheck disable=SC2086  # the options are words on purpose
-  emcmake cmake -S "$TIDEPOOL_CACHE/src/SDL2-$SDL2_VERSION" -B "$bdir" $SDL2_WASM_OPTIONS \
-    >"$TIDEPOOL_CACHE/sdl2-wasm-configure.log" 2>&1 ||
-    { tail -40 "$TIDEPOOL_CACHE/sdl2-wasm-configure.log"; die "SDL2 configure failed"; }
-  nice -n 10 cmake --build "$bdir" -j"${TIDEPOOL_JOBS}" >"$TIDEPOOL_CACHE/sdl2-wasm-build.log" 2>&1 ||
-    { tail -40 "$TIDEPOOL_CACHE/sdl2-wasm-build.log"; die "SDL2 build failed"; }
-  cmake --install "$bdir" --prefix "$TIDEPOOL_SDL2_PREFIX" >/dev/null
+  emcmake cmake -S "$TIDEPOOL_CACHE/src/SDL2-$SDL2_VERSION" -B "$bdir" $options \
+    >"$TIDEPOOL_CACHE/$name-configure.log" 2>&1 ||
+    { tail -40 "$TIDEPOOL_CACHE/$name-configure.log"; die "SDL2 configure failed ($name)"; }
+  nice -n 10 cmake --build "$bdir" -j"${TIDEPOOL_JOBS}" >"$TIDEPOOL_CACHE/$name-build.log" 2>&1 ||
+    { tail -40 "$TIDEPOOL_CACHE/$name-build.log"; die "SDL2 build failed ($name)"; }
+  cmake --install "$bdir" --prefix "$prefix" >/dev/null
   rm -rf "$bdir"
-  printf '%s' "$SDL2_WASM_OPTIONS" >"$stamp"
-  say "SDL2 for Emscripten ready in $TIDEPOOL_SDL2_PREFIX ($((SECONDS - t0)) s)"
+  printf '%s' "$options" >"$stamp"
+  say "SDL2 for Emscripten ready in $prefix ($((SECONDS - t0)) s)"
 }
 
 do_wasm() {
@@ -142,7 +150,9 @@ do_wasm() {
 do_web() {
   do_wasm
   fetch_source imgui "imgui-$IMGUI_VERSION"
-  build_sdl2_wasm
+  build_sdl2_wasm "$TIDEPOOL_SDL2_PREFIX" "$SDL2_WASM_OPTIONS" sdl2-wasm
+  # The web build always makes the threads variant too (build-web.sh).
+  build_sdl2_wasm "$TIDEPOOL_SDL2_MT_PREFIX" "$SDL2_WASM_MT_OPTIONS" sdl2-wasm-mt
 }
 
 do_browser() {

@@ -3,11 +3,13 @@
 # it at http://127.0.0.1:8080/ (Ctrl-C stops), with the browser bench at
 # http://127.0.0.1:8080/bench.html.
 #
-#   scripts/serve.sh [--port N] [--host H] [--isolate]
+#   scripts/serve.sh [--port N] [--host H] [--no-isolate]
 #
-# --isolate (or TIDEPOOL_ISOLATE=1) sends COOP/COEP, making the page
-# cross-origin isolated as a threads build needs; off by default, like an
-# iframe on a blog.
+# Sends COOP/COEP by default, so the page is cross-origin isolated and runs
+# the threads build (tidepool-mt.*; the embed example works so too, its
+# iframe being same-origin). --no-isolate (or TIDEPOOL_ISOLATE=0) leaves
+# them out, like an iframe on somebody else's blog: the single-threaded
+# build runs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
@@ -15,4 +17,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/deps.sh" web
 TIDEPOOL_SKIP_DEPS=1 "$ROOT/scripts/build-web.sh"
 WEB_BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"
-exec node "$ROOT/web/server.mjs" --root "$WEB_BUILD/dist" --bench-root "$WEB_BUILD/bench" "$@"
+isolate=--isolate
+case "${TIDEPOOL_ISOLATE:-1}" in 0 | false | no) isolate=--no-isolate ;; esac
+# Later arguments win: "$@" may say --no-isolate.
+exec node "$ROOT/web/server.mjs" --root "$WEB_BUILD/dist" --bench-root "$WEB_BUILD/bench" "$isolate" "$@"

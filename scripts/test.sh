@@ -5,10 +5,12 @@
 #   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests)
 #   3. app       the native desktop app compiles (SDL2 + GLES 3 + Dear ImGui)
 #                and runs 30 frames under Xvfb
-#   4. web       the web toy builds into build/web/dist, the browser bench
-#                (the CLI for a Web Worker) into build/web/bench
+#   4. web       the web toy builds into build/web/dist (single-threaded and
+#                the -pthread threads build), the browser bench (the CLI for
+#                a Web Worker) into build/web/bench
 #   5. browser   Playwright + Chromium tests against that build: the toy
-#                (browser.test.mjs) and the bench page (bench.test.mjs)
+#                (browser.test.mjs), the bench page (bench.test.mjs) and the
+#                threads build and its fallback (threads.test.mjs)
 #
 # Every step runs even when an earlier independent one failed (the browser
 # tests need the web build). Exits non-zero on any failure; the last line
@@ -51,7 +53,7 @@ native() {
     ctest --preset native
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/bench.test.mjs
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/bench.test.mjs tests/threads.test.mjs
 }
 
 if step deps scripts/deps.sh native app web browser; then

@@ -3,13 +3,13 @@
 // browser build of the CLI (build/web/bench) that web/site/bench.html runs.
 //
 //   node web/server.mjs [--port 8080] [--host 127.0.0.1] [--root DIR]
-//                       [--bench-root DIR] [--isolate]
+//                       [--bench-root DIR] [--isolate | --no-isolate]
 //
 // --isolate (or TIDEPOOL_ISOLATE=1) adds the COOP/COEP headers that make the
-// page cross-origin isolated, which a pthreads build needs for
-// SharedArrayBuffer. It is off by default because an iframe on somebody
-// else's blog is not isolated either, and the toy must work there; tests run
-// both ways.
+// page cross-origin isolated, which the threads build (tidepool-mt.*) needs
+// for SharedArrayBuffer; the shell loads it only then. It is off by default
+// here because an iframe on somebody else's blog is not isolated either, and
+// the toy must work there; tests run both ways. scripts/serve.sh turns it on.
 //
 // Also importable: startServer() returns {server, url, close()} (the browser
 // tests start it in-process on a free port).
@@ -144,7 +144,7 @@ function parseArgs(argv) {
     else if (a === '--no-isolate') opts.isolate = false;
     else if (a === '--log') opts.log = true;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: node web/server.mjs [--port N] [--host H] [--root DIR] [--bench-root DIR] [--isolate] [--log]');
+      console.log('usage: node web/server.mjs [--port N] [--host H] [--root DIR] [--bench-root DIR] [--isolate|--no-isolate] [--log]');
       process.exit(0);
     } else {
       console.error(`server.mjs: unknown argument ${a}`);
@@ -169,7 +169,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.log(`Tidepool: ${url}`);
       console.log(`  embed example: ${url}embed.html`);
       console.log(`  bench (wasm, in this browser): ${url}bench.html  (?args=--quick for a short run)`);
-      console.log(`  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes' : 'no'}`);
+      console.log(`  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes: the threads build runs' : 'no: the single-threaded build runs'}`);
       console.log('  Ctrl-C to stop');
     },
     (err) => {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "tidepool/world.h"
 
 #include "renderer.h"
+#include "thread_pool.h"
 
 struct SDL_Window;
 union SDL_Event;
@@ -29,6 +31,14 @@ namespace tidepool::app {
 // ---------------------------------------------------------------------------
 // Fewer particles than this is not a fluid.
 constexpr int kMinParticles = 16;
+// Most simulation threads (the caller included): the toy's particle counts
+// gain little beyond, and the page needs a core too. The threads web build
+// pre-starts min(cores, this) - 1 workers (src/app/CMakeLists.txt passes the
+// same number to both), and a thread beyond its pool could never start.
+#ifndef TIDEPOOL_APP_MAX_THREADS
+#define TIDEPOOL_APP_MAX_THREADS 4
+#endif
+constexpr int kMaxThreads = TIDEPOOL_APP_MAX_THREADS;
 
 struct Options {
   std::string scene = "dam-break";
@@ -37,6 +47,7 @@ struct Options {
   bool paused = false;
   bool embed = false;  // panel starts hidden behind a small button
   int frames = 0;      // native: quit after this many frames (smoke tests)
+  int threads = 0;     // 0: min(cores, kMaxThreads); a build without threads has 1
 };
 
 // Bad values are reported through warn() and left at their defaults; only
@@ -97,6 +108,10 @@ struct View {
 
 struct App {
   Options options;
+  // Runs the world's per-particle loops (World::set_parallel_for); every
+  // World the app makes gets its hook (load() in main.cpp). Declared before
+  // the world, so it outlives it.
+  std::unique_ptr<tidepool::ThreadPool> pool;
   tidepool::World world;
   std::string scene;
   int particles_requested = 0;
@@ -152,6 +167,9 @@ struct App {
 bool load(App& app, const std::string& scene, int particles);  // false: unknown scene (warned)
 bool set_param(App& app, const std::string& name, float value, std::string* error);
 bool set_param_text(App& app, const std::string& name, const std::string& text, std::string* error);
+// `frames` fixed 1/60 s ticks at once, whatever the clock says (paused or
+// not): the same state from the same start in every build and thread count.
+void advance_frames(App& app, int frames);
 std::vector<std::pair<std::string, float>> override_list(const App& app);
 
 // Input (input.cpp).

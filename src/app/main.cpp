@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
@@ -214,6 +215,8 @@ bool load(App& app, const std::string& scene, int particles) {
   if (scene != app.scene) app.overrides.clear();  // tweaks belong to one scene
   const int n = particles > 0 ? particles : info->default_particles;
   tidepool::World fresh;
+  // load_scene keeps the hook of the world it fills: the threads go on.
+  fresh.set_parallel_for(app.world.parallel_for());
   std::string error;
   tidepool::SceneSetup setup;
   setup.particles = n;
@@ -273,6 +276,13 @@ bool set_param_text(App& app, const std::string& name, const std::string& text, 
   float value = 0.0f;
   if (!tidepool::parse_param_value(*info, text, &value, error)) return false;
   return set_param(app, name, value, error);
+}
+
+void advance_frames(App& app, int frames) {
+  const tidepool::Clock clock{&clock_now_ms, nullptr};
+  tidepool::FrameStats sum;
+  for (int k = 0; k < frames; ++k) add_stats(sum, app.world.advance(static_cast<float>(kTick), clock));
+  if (frames > 0) app.stats.last = sum;
 }
 
 // ---------------------------------------------------------------------------
@@ -388,11 +398,26 @@ void set_awake(App& app, bool awake) {
   if (!awake) release_all_contacts(app);
 }
 
+// One thread per core up to kMaxThreads, fewer with --threads; 1 in a build
+// without threads (the web build for pages that are not cross-origin
+// isolated). In the threads web build hardware_concurrency() is the page's
+// navigator.hardwareConcurrency, the number its worker pool was sized from.
+namespace {
+int thread_count(const Options& options) {
+  if (!tidepool::kThreadsAvailable) return 1;
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int most = std::min(cores, kMaxThreads);
+  return options.threads > 0 ? std::min(options.threads, most) : most;
+}
+}  // namespace
+
 int run(int argc, char** argv) {
   // On the web main() never returns (the browser owns the loop), so the
   // app lives on the heap rather than in a stack frame that is abandoned.
   auto* app = new App;
   if (!parse_options(argc, argv, &app->options)) return 0;
+  app->pool = std::make_unique<tidepool::ThreadPool>(thread_count(app->options));
+  app->world.set_parallel_for(app->pool->hook());
   app->paused = app->options.paused;
   app->panel_open = !app->options.embed;
   app->render.color = app->options.color;
@@ -457,9 +482,9 @@ int run(int argc, char** argv) {
     frame(*app);
     if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
   }
-  std::printf("tidepool_app: %llu frames, %d particles, mean (%.3f, %.3f), %.1f fps\n",
+  std::printf("tidepool_app: %llu frames, %d particles, mean (%.3f, %.3f), %.1f fps, %d thread%s\n",
               static_cast<unsigned long long>(app->stats.frame), app->world.count(), app->stats.mean.x,
-              app->stats.mean.y, app->stats.fps);
+              app->stats.mean.y, app->stats.fps, app->pool->threads(), app->pool->threads() > 1 ? "s" : "");
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();

@@ -50,13 +50,14 @@ bool parse_int(const std::string& s, int lo, int hi, int* out) {
 void usage() {
   std::printf(
       "usage: tidepool_app [--scene NAME] [--particles N] [--color MODE] [--paused] [--embed]\n"
-      "                    [--frames N]          (--key=value works too)\n"
+      "                    [--threads N] [--frames N]          (--key=value works too)\n"
       "  --scene      one of:");
   for (const tidepool::SceneInfo& s : tidepool::scenes()) std::printf(" %s", s.name);
   std::printf("\n  --particles  %d..%d (default: the scene's)\n", kMinParticles, tidepool::kMaxParticles);
   std::printf("  --color      water, speed, density, pressure, surface or liquid\n");
   std::printf("  --paused     start paused (also --paused 0/1)\n");
   std::printf("  --embed      start with the panel folded behind a button\n");
+  std::printf("  --threads    1..%d simulation threads (default: one per core, at most %d)\n", kMaxThreads, kMaxThreads);
   std::printf("  --frames     quit after N frames (smoke tests)\n");
 }
 
@@ -96,6 +97,11 @@ bool parse_options(int argc, char** argv, Options* o) {
       bool& flag = key == "--paused" ? o->paused : o->embed;
       if (!has_value) flag = true;
       else if (!parse_bool(value, &flag)) warn(key.substr(2) + " " + quoted(value) + " ignored: expected 1 or 0");
+    } else if (key == "--threads") {
+      if (!parse_int(value, 1, kMaxThreads, &o->threads))
+        warn("threads " + quoted(value) + " ignored: expected 1.." + std::to_string(kMaxThreads));
+      else if (o->threads > 1 && !tidepool::kThreadsAvailable)
+        warn("threads " + quoted(value) + ": this build has no threads (the page is not cross-origin isolated), using 1");
     } else if (key == "--frames") {
       if (!parse_int(value, 1, 1000000000, &o->frames)) warn("frames " + quoted(value) + " ignored");
     } else {

@@ -48,6 +48,11 @@ void stats_section(App& app) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("whole frame on the CPU: %.2f ms (simulation, drawing calls, panel)", s.frame_ms);
   ImGui::Text("%d particles  t %.2f s  dt %.2f ms", app.world.count(), app.world.time(), 1000.0f * f.dt);
+  ImGui::Text("%d thread%s", app.pool->threads(), app.pool->threads() > 1 ? "s" : "");
+  if (ImGui::IsItemHovered()) {
+    if (tidepool::kThreadsAvailable) ImGui::SetTooltip("simulation threads: one per core, at most %d", kMaxThreads);
+    else ImGui::SetTooltip("this build has no threads (the page is not cross-origin isolated, or ?threads=1)");
+  }
   ImGui::Text("density error %.3f%% (max %.2f%%)", 100.0f * f.mean_density_error, 100.0f * f.max_density_error);
   if (app.world.params().solver == tidepool::Solver::DFSPH)
     ImGui::Text("iterations %d (+%d divergence)", f.solver_iterations, f.divergence_iterations);

@@ -50,6 +50,7 @@ std::string stats_json(const App& app) {
   std::string j = "{";
   j += "\"frame\":" + std::to_string(s.frame);
   j += ",\"particles\":" + std::to_string(app.world.count());
+  j += ",\"threads\":" + std::to_string(app.pool ? app.pool->threads() : 1);
   j += ",\"fps\":" + json_number(s.fps);
   j += ",\"simMs\":" + json_number(s.sim_ms);
   j += ",\"frameMs\":" + json_number(s.frame_ms);
@@ -179,6 +180,23 @@ EMSCRIPTEN_KEEPALIVE int tp_reset(const char* scene) {
   const std::string name = scene && *scene ? scene : g_app->scene;
   const int particles = name == g_app->scene ? g_app->particles_requested : 0;
   return tidepool::app::load(*g_app, name, particles) ? 1 : 0;
+}
+
+// The state hash as 16 hex digits (a JS number cannot hold 64 bits): equal
+// across builds and thread counts for the same steps.
+EMSCRIPTEN_KEEPALIVE const char* tp_state_hash() {
+  if (!g_app) return "";
+  char buf[20];
+  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(g_app->world.state_hash()));
+  tidepool::app::g_json = buf;
+  return tidepool::app::g_json.c_str();
+}
+
+// Runs `frames` fixed ticks now; 1..600 (the page is blocked meanwhile), else refused.
+EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
+  if (!g_app || frames < 1 || frames > 600) return 0;
+  tidepool::app::advance_frames(*g_app, frames);
+  return 1;
 }
 
 EMSCRIPTEN_KEEPALIVE void tp_pause(int paused) {

@@ -9,6 +9,7 @@ namespace {
 // Spin a little, then let the other thread have the core: with as many
 // threads as cores a waiter wakes within a few microseconds. A long wait
 // (the program is between simulations) sleeps instead of burning a core.
+// (The caller waiting for chunks in progress; workers park, see work().)
 template <class Ready>
 void wait_until(const Ready& ready) {
   for (int spins = 0; !ready(); ++spins) {
@@ -20,15 +21,25 @@ void wait_until(const Ready& ready) {
   }
 }
 
+// Spins a worker makes before it parks: natively a yield takes about a
+// microsecond, so this is tens of milliseconds; in WebAssembly a yield
+// returns at once and it is well under a millisecond, so a worker in a
+// browser parks soon after the frame's simulation ends.
+constexpr int kSpinsBeforePark = 100000;
+
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
-  for (int k = 1; k < threads; ++k) workers_.emplace_back([this, k] { work(k); });
+  for (int k = 1; k < threads; ++k) workers_.emplace_back([this] { work(); });
 }
 
 ThreadPool::~ThreadPool() {
   stop_.store(true);
-  generation_.fetch_add(1, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(park_mutex_);
+    generation_.fetch_add(1);
+  }
+  wake_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
 
@@ -43,25 +54,54 @@ void ThreadPool::chunk(int k) const {
   if (begin < end) body_(begin, end, ctx_);
 }
 
+// Runs chunks of the current loop until all are claimed. A worker that
+// still acts on an earlier generation can only claim chunks of the current
+// loop here, which it then runs correctly: the loop's fields are written
+// before next_ is reset (release), and read after a claim (acquire).
+void ThreadPool::help() {
+  const int t = threads();
+  for (int k; (k = next_.fetch_add(1, std::memory_order_acq_rel)) < t;) {
+    chunk(k);
+    done_.fetch_add(1, std::memory_order_release);
+  }
+}
+
 void ThreadPool::run(int n, ParallelFor::Body body, void* ctx, void* user) {
   ThreadPool& pool = *static_cast<ThreadPool*>(user);
   pool.n_ = n;
   pool.body_ = body;
   pool.ctx_ = ctx;
-  pool.pending_.store(static_cast<int>(pool.workers_.size()), std::memory_order_relaxed);
-  pool.generation_.fetch_add(1, std::memory_order_release);  // publishes the job
-  pool.chunk(0);
-  wait_until([&] { return pool.pending_.load(std::memory_order_acquire) == 0; });
+  pool.done_.store(0, std::memory_order_relaxed);
+  pool.next_.store(0, std::memory_order_release);
+  // Wakes the workers. Sequentially consistent with the parked_ load after
+  // it, against a worker's parked_ increment and generation check (work()):
+  // either the worker sees this generation or this sees it parked.
+  pool.generation_.fetch_add(1);
+  if (pool.parked_.load() > 0) {
+    { std::lock_guard<std::mutex> lock(pool.park_mutex_); }  // a worker between check and wait has waited
+    pool.wake_.notify_all();
+  }
+  pool.help();
+  const int t = pool.threads();
+  wait_until([&] { return pool.done_.load(std::memory_order_acquire) == t; });
 }
 
-void ThreadPool::work(int k) {
+void ThreadPool::work() {
   uint64_t seen = 0;
   while (true) {
-    wait_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
+    for (int spins = 0; generation_.load(std::memory_order_acquire) == seen; ++spins) {
+      if (spins > kSpinsBeforePark) {
+        std::unique_lock<std::mutex> lock(park_mutex_);
+        parked_.fetch_add(1);
+        wake_.wait(lock, [&] { return generation_.load() != seen; });
+        parked_.fetch_sub(1);
+      } else if (spins > 256) {
+        std::this_thread::yield();
+      }
+    }
     seen = generation_.load(std::memory_order_acquire);
     if (stop_.load()) return;
-    chunk(k);
-    pending_.fetch_sub(1, std::memory_order_release);
+    help();
   }
 }
 

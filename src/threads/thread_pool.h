@@ -1,15 +1,25 @@
 // A fixed pool of threads behind the core's ParallelFor hook (world.h): the
 // core owns no threads, the program that wants them brings them.
 //
-// Each parallel loop is cut into one contiguous chunk per thread, the caller
-// running the first; the core's stages write only their own indices, so the
-// result is the same for any thread count (tests/test_scenes.cpp). Workers
-// spin briefly, then yield, while they wait: a step runs a dozen loops of
-// well under a millisecond each, too short to pay for a sleep and wake-up.
+// Each parallel loop is cut into one contiguous chunk per thread; every
+// thread, the caller first, claims chunks from a shared counter until none
+// is left. The core's stages write only their own indices, so the result is
+// the same for any thread count and whoever runs a chunk
+// (tests/test_scenes.cpp). Claiming matters when the cores are busy with
+// other programs: a worker that wakes late finds its chunk already done by
+// the caller, instead of the caller waiting a scheduler time slice for it.
+// Workers spin briefly, then yield, while they wait: a step runs a dozen
+// loops of well under a millisecond each, too short to pay for a sleep and
+// wake-up. Past that they park on a condition variable until the next loop,
+// so that an idle pool (between frames, between simulations) leaves the
+// cores to others; in WebAssembly yield and short sleeps are busy loops, so
+// parking is the only way a worker gives its core back.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -38,12 +48,17 @@ class ThreadPool {
  private:
   static void run(int n, ParallelFor::Body body, void* ctx, void* user);
   void chunk(int k) const;
-  void work(int k);
+  void help();
+  void work();
 
   std::vector<std::thread> workers_;
   std::atomic<uint64_t> generation_{0};  // bumped once per loop
-  std::atomic<int> pending_{0};          // workers still running this loop
+  std::atomic<int> next_{0};             // next chunk to claim in this loop
+  std::atomic<int> done_{0};             // chunks finished in this loop
   std::atomic<bool> stop_{false};
+  std::atomic<int> parked_{0};  // workers asleep on wake_
+  std::mutex park_mutex_;
+  std::condition_variable wake_;
   int n_ = 0;
   ParallelFor::Body body_ = nullptr;
   void* ctx_ = nullptr;

@@ -1,0 +1,245 @@
+// Browser tests of the threads build: the shell loads tidepool-mt.* (-pthread,
+// shared memory) only on a cross-origin isolated page and tidepool.* anywhere
+// else, and both compute the same water. Same setup as browser.test.mjs:
+// playwright-core drives Debian's Chromium (WebGL 2 on SwiftShader), and
+// web/server.mjs is started in-process, once with COOP/COEP and once without.
+// TIDEPOOL_DIST overrides the folder (build/web/dist), CHROMIUM the browser.
+//
+//   node --test web/tests/threads.test.mjs          (scripts/test.sh runs this)
+//
+// Speed is not checked here: SwiftShader draws on the same two cores the
+// simulation threads want (see scripts/bench-wasm.sh --threads for that).
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+import { decodePng } from './png.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(here, '..', '..', 'build', 'web', 'dist'));
+const shots = path.join(here, '..', 'screenshots');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const launchArgs = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+const FEW = 'particles=1500';
+const LONG = 90_000;
+
+let isolated;  // COOP/COEP: crossOriginIsolated, SharedArrayBuffer
+let plain;     // like an iframe on a blog
+let browser;
+const open = [];
+
+before(async () => {
+  for (const f of ['index.html', 'tidepool.js', 'tidepool.wasm', 'tidepool-mt.js', 'tidepool-mt.wasm', 'tidepool-mt.worker.js'])
+    assert.ok(fs.existsSync(path.join(dist, f)), `${dist}/${f} is missing: run scripts/build-web.sh`);
+  isolated = await startServer({ root: dist, port: 0, isolate: true });
+  plain = await startServer({ root: dist, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+  fs.mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (isolated) await isolated.close();
+  if (plain) await plain.close();
+});
+
+async function closeAll() {
+  while (open.length) await open.pop().close().catch(() => {});
+}
+
+// Opens a page on `server`; records console errors (the page's and its
+// workers', where the threads run), requests, and requests that leave it.
+async function openPage(server, query) {
+  const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
+  open.push(context);
+  const page = await context.newPage();
+  const log = { errors: [], warnings: [], requests: [], outside: [] };
+  const onConsole = (m) => {
+    if (m.type() === 'error') log.errors.push(m.text());
+    else if (m.type() === 'warning') log.warnings.push(m.text());
+  };
+  page.on('console', onConsole);
+  page.on('worker', (w) => w.on('console', onConsole));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    const u = r.url();
+    log.requests.push(new URL(u).pathname);
+    if (!u.startsWith(server.url) && !u.startsWith('data:')) log.outside.push(u);
+  });
+  await page.goto(new URL(`/?${query}`, server.url).href);
+  await page.waitForFunction(
+    () => {
+      const s = window.tidepool && window.tidepool.stats();
+      return s && s.frame >= 5;
+    },
+    null,
+    { timeout: LONG, polling: 100 },
+  );
+  return { page, log };
+}
+
+const stats = (page) => page.evaluate(() => window.tidepool.stats());
+const built = (log) => (log.requests.includes('/tidepool-mt.wasm') ? 'tidepool-mt' : log.requests.includes('/tidepool.wasm') ? 'tidepool' : 'none');
+
+// Simulated time must pass (frames alone do not move water).
+async function simulate(page, seconds) {
+  const t0 = (await stats(page)).time;
+  await page.waitForFunction((t) => window.tidepool.stats().time >= t, t0 + seconds, { timeout: LONG, polling: 50 });
+  return stats(page);
+}
+
+// Share of water-blue pixels in the dam-break column (x 0..1, y 0..2 m) and
+// in the empty right part of the tank, from stats().view (CSS pixels).
+function water(png, s) {
+  const v = s.view;
+  const px = (x, y) => ({ x: v.width / 2 + (x - v.centerX) * v.scale, y: v.height / 2 - (y - v.centerY) * v.scale });
+  const fraction = (x0, y0, x1, y1) => {
+    const a = px(x0, y1), b = px(x1, y0);
+    let n = 0, total = 0;
+    for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+      for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+        const o = (y * png.width + x) * 4, r = png.data[o], g = png.data[o + 1], bl = png.data[o + 2];
+        total++;
+        if (bl > 120 && bl >= r + 40 && g > 50) n++;
+      }
+    }
+    return total ? n / total : 0;
+  };
+  return { column: fraction(0.05, 0.05, 0.95, 1.95), empty: fraction(2.1, 0.1, 3.9, 1.9) };
+}
+
+describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 }, () => {
+  test('cross-origin isolated: the -mt build runs on >= 2 threads and draws water', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(isolated, `scene=dam-break&paused=1&embed=1&${FEW}`);
+    const s0 = await stats(page);
+    const env = await page.evaluate(() => ({
+      coi: window.crossOriginIsolated,
+      sab: typeof SharedArrayBuffer,
+      cores: navigator.hardwareConcurrency,
+    }));
+    const png = decodePng(await page.screenshot({ path: path.join(shots, 'threads-mt.png') }));
+    const w = water(png, s0);
+    assert.equal(await page.evaluate(() => window.tidepool.pause(false)), true);
+    const s1 = await simulate(page, 0.3);
+    t.diagnostic(
+      `crossOriginIsolated ${env.coi}, SharedArrayBuffer ${env.sab}, hardwareConcurrency ${env.cores}; loaded ${built(log)}, ` +
+        `${s1.threads} threads; water in the column ${(100 * w.column).toFixed(1)} %, in the empty tank ${(100 * w.empty).toFixed(2)} %; ` +
+        `frames ${s0.frame} -> ${s1.frame}, time ${s0.time.toFixed(3)} -> ${s1.time.toFixed(3)} s, sim ${s1.simMs.toFixed(1)} ms/frame`,
+    );
+    assert.equal(env.coi, true);
+    assert.equal(built(log), 'tidepool-mt');
+    assert.ok(!log.requests.includes('/tidepool.wasm'), 'only the threads build is fetched');
+    assert.ok(s1.threads >= 2, `threads ${s1.threads}`);
+    assert.ok(w.column > 0.6, `the column is water (${w.column})`);
+    assert.ok(w.empty < 0.01, `the empty part is dry (${w.empty})`);
+    assert.ok(s1.frame > s0.frame + 3, 'frames advance');
+    assert.ok(s1.particles > 1000);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.outside, []);
+    await closeAll();
+  });
+
+  test('not isolated (an iframe on a blog): the single-threaded build, 1 thread', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(plain, FEW);
+    const a = await stats(page);
+    const b = await simulate(page, 0.2);
+    const coi = await page.evaluate(() => window.crossOriginIsolated);
+    t.diagnostic(`crossOriginIsolated ${coi}; loaded ${built(log)}, ${b.threads} thread; frames ${a.frame} -> ${b.frame}`);
+    assert.equal(coi, false);
+    assert.equal(built(log), 'tidepool');
+    assert.ok(!log.requests.some((p) => p.startsWith('/tidepool-mt')), 'nothing of the threads build is fetched');
+    assert.equal(b.threads, 1);
+    assert.ok(b.frame > a.frame);
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('?threads=1 picks the single-threaded build on an isolated page too', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage(isolated, `threads=1&${FEW}`);
+    const s = await stats(page);
+    t.diagnostic(`loaded ${built(log)}, ${s.threads} thread; warnings ${JSON.stringify(log.warnings)}`);
+    assert.equal(built(log), 'tidepool');
+    assert.equal(s.threads, 1);
+    assert.deepEqual(log.warnings, []);
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('the embed example works cross-origin isolated too (scripts/serve.sh serves it so)', { timeout: LONG * 2 }, async (t) => {
+    // The example page and its iframe come from one origin, so both are
+    // isolated, and the toy in the iframe runs the threads build.
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    open.push(context);
+    const page = await context.newPage();
+    const errors = [];
+    const requests = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(new URL('/embed.html', isolated.url).href);
+    const frame = page.frames().find((f) => f.url().includes('embed=1'));
+    assert.ok(frame, 'the embed page has the toy in an iframe');
+    await frame.waitForFunction(() => window.tidepool && window.tidepool.stats() && window.tidepool.stats().frame >= 3,
+      null, { timeout: LONG, polling: 100 });
+    await page.click('#pause');
+    await frame.waitForFunction(() => window.tidepool.stats().paused === true, null, { timeout: LONG });
+    await page.click('#resume');
+    await frame.waitForFunction(() => window.tidepool.stats().paused === false, null, { timeout: LONG });
+    // The page's stats line is filled from {type: 'stats'} replies.
+    await page.waitForFunction(() => /^frame \d+/.test(document.getElementById('stats').textContent), null, { timeout: LONG });
+    const s = await frame.evaluate(() => window.tidepool.stats());
+    const coi = await page.evaluate(() => window.crossOriginIsolated);
+    const frameCoi = await frame.evaluate(() => window.crossOriginIsolated);
+    t.diagnostic(`page isolated ${coi}, iframe isolated ${frameCoi}, ${s.threads} threads, ` +
+      `stats line "${await page.locator('#stats').textContent()}"`);
+    assert.equal(frameCoi, true);
+    assert.ok(requests.includes('/tidepool-mt.wasm'));
+    assert.ok(s.threads >= 2);
+    assert.deepEqual(errors, []);
+    await closeAll();
+  });
+
+  test('the same state hash after the same 60 frames, threaded or not', { timeout: LONG * 4 }, async (t) => {
+    const query = `scene=drop&paused=1&embed=1&${FEW}`;
+    const runs = [
+      { name: 'tidepool-mt (isolated)', server: isolated, query },
+      { name: 'tidepool (not isolated)', server: plain, query },
+      { name: 'tidepool (isolated, threads=1)', server: isolated, query: `${query}&threads=1` },
+    ];
+    const seen = [];
+    for (const r of runs) {
+      const { page, log } = await openPage(r.server, r.query);
+      const before = await page.evaluate(() => window.tidepool.hash());
+      const t0 = Date.now();
+      assert.equal(await page.evaluate(() => window.tidepool.advance(60)), true);
+      const ms = Date.now() - t0;
+      const s = await stats(page);
+      const hash = await page.evaluate(() => window.tidepool.hash());
+      seen.push({ ...r, before, hash, threads: s.threads, time: s.time, built: built(log), ms });
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+    for (const r of seen)
+      t.diagnostic(`${r.name}: ${r.built}, ${r.threads} thread(s), t = ${r.time.toFixed(4)} s, hash ${r.before} -> ${r.hash} (${r.ms} ms for 60 frames)`);
+    assert.equal(seen[0].built, 'tidepool-mt');
+    assert.ok(seen[0].threads >= 2);
+    assert.equal(seen[1].built, 'tidepool');
+    assert.ok(Math.abs(seen[0].time - 1.0) < 1e-6, `60 frames are 1 s (${seen[0].time})`);
+    assert.notEqual(seen[0].before, seen[0].hash, 'the water moved');
+    for (const r of seen.slice(1)) {
+      assert.equal(r.before, seen[0].before, `${r.name}: same start`);
+      assert.equal(r.hash, seen[0].hash, `${r.name}: same state after 60 frames`);
+    }
+  });
+});
