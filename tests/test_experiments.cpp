@@ -214,7 +214,7 @@ TEST_CASE("a square drop becomes round under cohesion in zero gravity", "[physic
 
 // The seeds' colour-field force (Müller 2003 eq. 15-19) pulls the corners in
 // too, but needs strong viscosity to stay stable at DFSPH's steps and does
-// not reach a circle (see README, known limits).
+// not reach a circle (README, validation).
 TEST_CASE("a square drop rounds up under the colour-field force in zero gravity", "[physics][surface-tension]") {
   float vmax = 0.0f;
   const auto [start, end] =
