@@ -10,22 +10,11 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
+import { buildDir, chromiumPath, quietArgs, watchPage } from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const benchDir = path.resolve(process.env.TIDEPOOL_BENCH || path.join(here, '..', '..', 'build', 'web', 'bench'));
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-// No GPU needed here; only Chromium's own network chatter is switched off
-// (the machines are offline).
-const launchArgs = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
+const benchDir = path.resolve(process.env.TIDEPOOL_BENCH || path.join(buildDir, 'bench'));
 // --quick on two shared cores takes seconds natively; allow for a slow day.
 const LONG = 180_000;
 
@@ -37,7 +26,7 @@ before(async () => {
     `${benchDir}/tidepool-cli.wasm is missing: run scripts/build-web.sh`);
   // The toy's dist/ is not needed by this page; the server only requires a root.
   server = await startServer({ benchRoot: benchDir, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: quietArgs });
 });
 
 after(async () => {
@@ -50,18 +39,7 @@ after(async () => {
 async function openBench(query) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const log = { errors: [], warnings: [], outside: [] };
-  const onConsole = (m) => {
-    if (m.type() === 'error') log.errors.push(m.text());
-    else if (m.type() === 'warning') log.warnings.push(m.text());
-  };
-  page.on('console', onConsole);
-  page.on('worker', (w) => w.on('console', onConsole));
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => {
-    const u = r.url();
-    if (!u.startsWith(server.url) && !u.startsWith('data:')) log.outside.push(u);
-  });
+  const log = watchPage(page, server.url);
   await page.goto(new URL(`bench.html?${query}`, server.url).href);
   return { context, page, log };
 }

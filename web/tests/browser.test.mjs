@@ -11,26 +11,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
+import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, waterFraction, webglArgs } from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(here, '..', '..', 'build', 'web', 'dist'));
-const shots = path.join(here, '..', 'screenshots');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-// Software WebGL, and none of Chromium's own network chatter (the machines
-// are offline; it would only add noise).
-const launchArgs = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const VIEW = { width: 960, height: 600 };
 // Fewer particles than the scenes' defaults: SwiftShader and two cores.
 const FEW = 'particles=1500';
@@ -43,7 +29,7 @@ const open = [];  // contexts to close after each test
 before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
   server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
   fs.mkdirSync(shots, { recursive: true });
 });
 
@@ -61,20 +47,7 @@ async function openPage(url, { hasTouch = false, viewport = VIEW, deviceScaleFac
   const context = await browser.newContext({ viewport, deviceScaleFactor, hasTouch });
   open.push(context);
   const page = await context.newPage();
-  const log = { errors: [], warnings: [], outside: [] };
-  page.on('console', (m) => {
-    if (m.type() === 'error') log.errors.push(m.text());
-    else if (m.type() === 'warning') log.warnings.push(m.text());
-  });
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('dialog', (d) => {
-    log.errors.push(`dialog: ${d.message()}`);
-    d.dismiss().catch(() => {});
-  });
-  page.on('request', (r) => {
-    const u = r.url();
-    if (!u.startsWith(base) && !u.startsWith('data:')) log.outside.push(u);
-  });
+  const log = watchPage(page, base);
   await page.goto(new URL(url, base).href);
   return { context, page, log };
 }
@@ -92,7 +65,6 @@ async function ready(target, frames = 3) {
   return stats(target);
 }
 
-const stats = (target) => target.evaluate(() => window.tidepool.stats());
 
 async function until(target, predicate, arg, what) {
   try {
@@ -100,39 +72,6 @@ async function until(target, predicate, arg, what) {
   } catch (e) {
     throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
   }
-}
-
-// Simulated time must pass (frames alone do not move water).
-async function simulate(target, seconds) {
-  const t0 = (await stats(target)).time;
-  await until(target, (t) => window.tidepool.stats().time >= t, t0 + seconds, `${seconds} s of simulated time`);
-  return stats(target);
-}
-
-// World coordinates -> CSS pixels of the canvas (stats().view describes the fit).
-function toCanvas(s, x, y) {
-  const v = s.view;
-  return { x: v.width / 2 + (x - v.centerX) * v.scale, y: v.height / 2 - (y - v.centerY) * v.scale };
-}
-
-// Water is blue: the particle colours and the liquid shading are all well
-// bluer than red; the background and the container are near black.
-function isWater(r, g, b) {
-  return b > 120 && b >= r + 40 && g > 50;
-}
-
-// Fraction of water-coloured pixels inside a world-space rectangle.
-function waterFraction(png, s, x0, y0, x1, y1) {
-  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
-  let water = 0, total = 0;
-  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
-    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
-      const o = (y * png.width + x) * 4;
-      total++;
-      if (isWater(png.data[o], png.data[o + 1], png.data[o + 2])) water++;
-    }
-  }
-  return { water, total, fraction: total ? water / total : 0 };
 }
 
 // Records the stats of every animation frame in the page (a round trip

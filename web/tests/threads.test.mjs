@@ -13,24 +13,12 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
+import { buildDir, chromiumPath, shots, simulate, stats, watchPage, waterFraction, webglArgs } from './support.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(here, '..', '..', 'build', 'web', 'dist'));
-const shots = path.join(here, '..', 'screenshots');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-const launchArgs = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const FEW = 'particles=1500';
 const LONG = 90_000;
 
@@ -44,7 +32,7 @@ before(async () => {
     assert.ok(fs.existsSync(path.join(dist, f)), `${dist}/${f} is missing: run scripts/build-web.sh`);
   isolated = await startServer({ root: dist, port: 0, isolate: true });
   plain = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
   fs.mkdirSync(shots, { recursive: true });
 });
 
@@ -64,19 +52,7 @@ async function openPage(server, query) {
   const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
   open.push(context);
   const page = await context.newPage();
-  const log = { errors: [], warnings: [], requests: [], outside: [] };
-  const onConsole = (m) => {
-    if (m.type() === 'error') log.errors.push(m.text());
-    else if (m.type() === 'warning') log.warnings.push(m.text());
-  };
-  page.on('console', onConsole);
-  page.on('worker', (w) => w.on('console', onConsole));
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => {
-    const u = r.url();
-    log.requests.push(new URL(u).pathname);
-    if (!u.startsWith(server.url) && !u.startsWith('data:')) log.outside.push(u);
-  });
+  const log = watchPage(page, server.url);
   await page.goto(new URL(`/?${query}`, server.url).href);
   await page.waitForFunction(
     () => {
@@ -89,35 +65,8 @@ async function openPage(server, query) {
   return { page, log };
 }
 
-const stats = (page) => page.evaluate(() => window.tidepool.stats());
 const built = (log) => (log.requests.includes('/tidepool-mt.wasm') ? 'tidepool-mt' : log.requests.includes('/tidepool.wasm') ? 'tidepool' : 'none');
 
-// Simulated time must pass (frames alone do not move water).
-async function simulate(page, seconds) {
-  const t0 = (await stats(page)).time;
-  await page.waitForFunction((t) => window.tidepool.stats().time >= t, t0 + seconds, { timeout: LONG, polling: 50 });
-  return stats(page);
-}
-
-// Share of water-blue pixels in the dam-break column (x 0..1, y 0..2 m) and
-// in the empty right part of the tank, from stats().view (CSS pixels).
-function water(png, s) {
-  const v = s.view;
-  const px = (x, y) => ({ x: v.width / 2 + (x - v.centerX) * v.scale, y: v.height / 2 - (y - v.centerY) * v.scale });
-  const fraction = (x0, y0, x1, y1) => {
-    const a = px(x0, y1), b = px(x1, y0);
-    let n = 0, total = 0;
-    for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
-      for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
-        const o = (y * png.width + x) * 4, r = png.data[o], g = png.data[o + 1], bl = png.data[o + 2];
-        total++;
-        if (bl > 120 && bl >= r + 40 && g > 50) n++;
-      }
-    }
-    return total ? n / total : 0;
-  };
-  return { column: fraction(0.05, 0.05, 0.95, 1.95), empty: fraction(2.1, 0.1, 3.9, 1.9) };
-}
 
 describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 }, () => {
   test('cross-origin isolated: the -mt build runs on >= 2 threads and draws water', { timeout: LONG * 2 }, async (t) => {
@@ -129,7 +78,8 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
       cores: navigator.hardwareConcurrency,
     }));
     const png = decodePng(await page.screenshot({ path: path.join(shots, 'threads-mt.png') }));
-    const w = water(png, s0);
+    // Water in the dam-break column (x 0..1, y 0..2 m) and in the empty right part of the tank.
+    const w = { column: waterFraction(png, s0, 0.05, 0.05, 0.95, 1.95).fraction, empty: waterFraction(png, s0, 2.1, 0.1, 3.9, 1.9).fraction };
     assert.equal(await page.evaluate(() => window.tidepool.pause(false)), true);
     const s1 = await simulate(page, 0.3);
     t.diagnostic(

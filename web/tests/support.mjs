@@ -1,0 +1,85 @@
+// What the browser tests share: how Chromium is launched, what a page is
+// watched for, and how the toy's stats and pixels are read.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const buildDir = path.join(here, '..', '..', 'build', 'web');
+export const shots = path.join(here, '..', 'screenshots');
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// None of Chromium's own network chatter (the machines are offline; it would
+// only add noise).
+export const quietArgs = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+// Software WebGL 2 for the toy's pages.
+export const webglArgs = [...quietArgs, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+// Records everything on `page` that would make a person frown: console
+// errors and warnings (the page's and its workers', where the threads build
+// and the bench run), uncaught errors, dialogs, every request path, and
+// requests that leave `base` (the pages must work offline).
+export function watchPage(page, base) {
+  const log = { errors: [], warnings: [], requests: [], outside: [] };
+  const onConsole = (m) => {
+    if (m.type() === 'error') log.errors.push(m.text());
+    else if (m.type() === 'warning') log.warnings.push(m.text());
+  };
+  page.on('console', onConsole);
+  page.on('worker', (w) => w.on('console', onConsole));
+  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on('dialog', (d) => {
+    log.errors.push(`dialog: ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
+  page.on('request', (r) => {
+    const u = r.url();
+    log.requests.push(new URL(u).pathname);
+    if (!u.startsWith(base) && !u.startsWith('data:')) log.outside.push(u);
+  });
+  return log;
+}
+
+export const stats = (target) => target.evaluate(() => window.tidepool.stats());
+
+// Simulated time must pass (frames alone do not move water).
+export async function simulate(target, seconds, timeout = 90_000) {
+  const t0 = (await stats(target)).time;
+  try {
+    await target.waitForFunction((t) => window.tidepool.stats().time >= t, t0 + seconds, { timeout, polling: 50 });
+  } catch (e) {
+    throw new Error(`timed out waiting for ${seconds} s of simulated time: ${e.message.split('\n')[0]}`);
+  }
+  return stats(target);
+}
+
+// World coordinates -> CSS pixels of the canvas (stats().view describes the fit).
+export function toCanvas(s, x, y) {
+  const v = s.view;
+  return { x: v.width / 2 + (x - v.centerX) * v.scale, y: v.height / 2 - (y - v.centerY) * v.scale };
+}
+
+// Water is blue: the particle colours and the liquid shading are all well
+// bluer than red; the background and the container are near black.
+function isWater(r, g, b) {
+  return b > 120 && b >= r + 40 && g > 50;
+}
+
+// Fraction of water-coloured pixels inside a world-space rectangle.
+export function waterFraction(png, s, x0, y0, x1, y1) {
+  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
+  let water = 0, total = 0;
+  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+      const o = (y * png.width + x) * 4;
+      total++;
+      if (isWater(png.data[o], png.data[o + 1], png.data[o + 2])) water++;
+    }
+  }
+  return { water, total, fraction: total ? water / total : 0 };
+}
