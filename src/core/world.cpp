@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "neighbours.h"
 #include "tidepool/kernels.h"
@@ -289,21 +290,37 @@ void World::compute_density() {
   Particles& p = particles_;
   const int n = p.size();
   const Params& P = params_;
-  const float m = P.mass, h2 = P.h * P.h;
+  const float m = P.mass, h = P.h, h2 = h * h, rho0 = P.rest_density;
+  const float normal_scale = h * m / rho0;
   neighbours_.resize(static_cast<size_t>(n));
   wall_gx_.resize(static_cast<size_t>(n));
   wall_gy_.resize(static_cast<size_t>(n));
   wall_lap_.resize(static_cast<size_t>(n));
+  inv_rho_.resize(static_cast<size_t>(n));
   const float* x = p.x.data();
   const float* y = p.y.data();
   const bool dfsph = P.solver == Solver::DFSPH;
   if (dfsph) factor_.resize(static_cast<size_t>(n));
-  const MullerKernels K(P.h);
-  const CubicKernel C(P.h);
+  normal_x_.resize(static_cast<size_t>(n));
+  normal_y_.resize(static_cast<size_t>(n));
+  p.surface.resize(static_cast<size_t>(n));
+  const float flag2 = h2 * P.surface_threshold * P.surface_threshold;
+  const MullerKernels K(h);
+  const CubicKernel C(h);
   // rho_i = sum_j m W_ij (self included) + rho_b(d_i); Müller 2003 uses
   // poly6 (eq. 20), DFSPH the cubic spline and, in the same pass, its factor
   //   alpha_i = rho_i / (|sum_j m grad W_ij + grad rho_b,i|^2 + sum_j |m grad W_ij|^2)
   // (Bender & Koschier 2015, eq. 11; the self pair adds nothing, r_ii = 0).
+  //
+  // Surface normals come from the same sum of gradients (DFSPH's factor
+  // needs it anyway; poly6's gradient needs no square root):
+  //   n_i = (h / rho0) sum_j m grad W_ij,
+  // Akinci et al. 2013's n_i = h sum_j m_j / rho_j grad W_ij (eq. 4) with
+  // rho_j ~ rho0: the solvers hold rho_j within about 1 % of rho0 in the
+  // bulk, where n is noise anyway; at the surface 1/rho0 makes n a little
+  // shorter than 1/rho_j would. It feeds the cohesion model's curvature
+  // term and the surface flag (|n| / h is the colour-field gradient |grad c|
+  // of Müller eq. 15-16), and saves a pass over the pairs.
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
@@ -314,13 +331,16 @@ void World::compute_density() {
           found += lane_count(in);
           if (dfsph) {
             const V r = sqrt(r2);
-            rho += select(in, C.value_lanes(r));
             const V g = select(in, C.grad_lanes(r));
+            rho += select(in, C.value_lanes(r));
             sx += g * dx;
             sy += g * dy;
             sum2 += g * g * r2;
           } else {
             rho += select(in, K.poly6_lanes(r2));
+            const V g = select(in, K.poly6_grad_lanes(r2));
+            sx += g * dx;
+            sy += g * dy;
           }
         });
         float wr, gx, gy;
@@ -329,7 +349,12 @@ void World::compute_density() {
         wall_gy_[i] = gy;
         const float density = m * sum(rho) + wr;
         p.density[i] = density;
+        inv_rho_[i] = 1.0f / density;
         neighbours_[i] = static_cast<float>(found - 1);
+        const float nx = normal_scale * sum(sx), ny = normal_scale * sum(sy);
+        normal_x_[i] = nx;
+        normal_y_[i] = ny;
+        p.surface[i] = nx * nx + ny * ny > flag2;
         if (dfsph) {
           const float ax = m * sum(sx) + gx, ay = m * sum(sy) + gy;
           const float denom = ax * ax + ay * ay + m * m * sum(sum2);
@@ -340,53 +365,32 @@ void World::compute_density() {
     });
   });
   if (dfsph) return;
-  // Equation of state.
-  const float rho0 = P.rest_density, k = P.stiffness, neg = P.negative_pressure;
+  // Equation of state, and p_i / rho_i for the pressure force's pair terms.
+  const float k = P.stiffness, neg = P.negative_pressure;
   const bool tait = P.eos == Eos::Tait;
-  for (int i = 0; i < n; ++i) {
-    const float rho = p.density[i];
-    float pr;
-    if (tait) {
-      // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so that
-      // dp/drho at rho0 is k, as for the ideal-gas form.
-      const float r = rho / rho0;
-      const float r2 = r * r, r4 = r2 * r2;
-      pr = k * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
-    } else {
-      pr = k * (rho - rho0);  // Müller eq. 12
+  pressure_rho_.resize(static_cast<size_t>(n));
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const float rho = p.density[i];
+      float pr;
+      if (tait) {
+        // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so
+        // that dp/drho at rho0 is k, as for the ideal-gas form.
+        const float r = rho / rho0;
+        const float r2 = r * r, r4 = r2 * r2;
+        pr = k * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
+      } else {
+        pr = k * (rho - rho0);  // Müller eq. 12
+      }
+      pr = pr < 0.0f ? pr * neg : pr;
+      p.pressure[i] = pr;
+      pressure_rho_[i] = pr * inv_rho_[i];
     }
-    p.pressure[i] = pr < 0.0f ? pr * neg : pr;
-  }
+  });
 }
 
-// Akinci et al. 2013, eq. 4: n_i = h sum_j m_j / rho_j grad W_ij, the
-// colour-field gradient scaled by h (large only near the surface; it points
-// into the fluid), for the curvature term of the cohesion model.
-void World::compute_surface_normals() {
-  Particles& p = particles_;
-  const int n = p.size();
-  const float m = params_.mass, h = params_.h, h2 = h * h;
-  const CubicKernel C(h);
-  normal_x_.resize(static_cast<size_t>(n));
-  normal_y_.resize(static_cast<size_t>(n));
-  const float* x = p.x.data();
-  const float* y = p.y.data();
-  const float* rho = p.density.data();
-  with_lanes(simd_, n, [&](auto lanes) {
-    using V = decltype(lanes);
-    parallel(n, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
-        V sx(0.0f), sy(0.0f);
-        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
-          const V g = select(in, C.grad_lanes(sqrt(r2)) / V::load(rho + j));
-          sx += g * dx;
-          sy += g * dy;
-        });
-        normal_x_[i] = h * m * sum(sx);
-        normal_y_[i] = h * m * sum(sy);
-      }
-    });
-  });
+bool World::cohesion_on() const {
+  return params_.tension == Tension::Cohesion && params_.surface_tension > 0.0f;
 }
 
 // Viscosity (Müller eq. 14), surface tension (colour field, Müller eq. 15-19,
@@ -405,7 +409,6 @@ void World::compute_forces(float dt) {
   const float gravity_len = std::sqrt(gx * gx + gy * gy);
   p.ax.resize(static_cast<size_t>(n));
   p.ay.resize(static_cast<size_t>(n));
-  p.surface.resize(static_cast<size_t>(n));
   const float* x = p.x.data();
   const float* y = p.y.data();
   const float* vx = p.vx.data();
@@ -414,132 +417,165 @@ void World::compute_forces(float dt) {
   const float* pr = p.pressure.data();
   const bool cubic = P.solver == Solver::DFSPH;
   const bool pressure = !cubic, symmetric = P.pressure_force == PressureForce::Symmetric;
+  const float* inv_rho = inv_rho_.data();
+  const float* pr_rho = pressure_rho_.data();
   const CubicKernel C(P.h);
   const bool colour = P.tension == Tension::ColourField && sigma > 0.0f;
-  const bool cohesion = P.tension == Tension::Cohesion && sigma > 0.0f;
+  const bool cohesion = cohesion_on();
   const CohesionKernel Coh(P.h);
   const float two_rho0 = 2.0f * P.rest_density;
-  if (cohesion) compute_surface_normals();
   const float* nx_all = normal_x_.data();
   const float* ny_all = normal_y_.data();
-  with_lanes(simd_, n, [&](auto lanes) {
+  // One instance of the pair loop per lane type, solver and tension model
+  // (if constexpr below): a loop that carries only the terms it uses keeps
+  // its sums and constants in registers (measured: one loop with run-time
+  // switches spilled them to the stack and ran ~15 % slower).
+  auto run = [&](auto lanes, auto muller, auto tension) {
     using V = decltype(lanes);
-  parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      V visc_vx(0.0f), visc_vy(0.0f), nvx(0.0f), nvy(0.0f), xs_vx(0.0f), xs_vy(0.0f), lapv(0.0f);
-      V pfx(0.0f), pfy(0.0f), stx(0.0f), sty(0.0f);
-      const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
-      const float nxi = cohesion ? nx_all[i] : 0.0f, nyi = cohesion ? ny_all[i] : 0.0f;
-      const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi);
-      // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The Laplacian
-      // includes the particle itself (seed 000 leaves it out): without it the
-      // force on a surface particle has the wrong size, and square drops
-      // spread instead of rounding up (measured). The self pair adds nothing
-      // else: r_ii = 0 and v_i - v_i = 0.
-      for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
-        const V vol = select(in, V(m) / V::load(rho + j));
-        lapv += vol * K.poly6_laplacian_lanes(r2);
-        const V r = sqrt(r2);
-        const V dvx = V::load(vx + j) - V(vxi), dvy = V::load(vy + j) - V(vyi);
-        const V lv = vol * K.viscosity_laplacian_lanes(r);
-        visc_vx += dvx * lv;
-        visc_vy += dvy * lv;
-        const V g = vol * K.poly6_grad_lanes(r2);
-        nvx += g * dx;
-        nvy += g * dy;
-        if (xsph > 0.0f) {
-          const V w = select(in, V(2.0f * m) / (V(rhoi) + V::load(rho + j)) *
-                                     (cubic ? C.value_lanes(r) : K.poly6_lanes(r2)));
+    using Mask = typename V::Mask;
+    constexpr bool kPressure = decltype(muller)::value;
+    constexpr bool kColour = decltype(tension)::value == 1, kCohesion = decltype(tension)::value == 2;
+    parallel(n, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        V visc_vx(0.0f), visc_vy(0.0f), xs_vx(0.0f), xs_vy(0.0f);
+        V pfx(0.0f), pfy(0.0f), tx(0.0f), ty(0.0f), lapv(0.0f);
+        const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
+        const float nxi = nx_all[i], nyi = ny_all[i];
+        const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
+        // Divisions are the dear part of a lane group: 1/rho_j and p_j/rho_j
+        // are per particle (density pass); 1/r and 1/(rho_i + rho_j) are
+        // shared by the terms that need them. The self pair adds nothing but
+        // its colour-field Laplacian: r_ii = 0 and v_i - v_i = 0.
+        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, Mask in) {
+          const V r = sqrt(r2);
+          const V inv_rhoj = V::load(inv_rho + j);
+          const V vol = select(in, V(m) * inv_rhoj);
+          const V dvx = V::load(vx + j) - V(vxi), dvy = V::load(vy + j) - V(vyi);
+          const V lv = vol * K.viscosity_laplacian_lanes(r);
+          visc_vx += dvx * lv;
+          visc_vy += dvy * lv;
+          const V inv_sum = V(1.0f) / (V(rhoi) + V::load(rho + j));
+          const V w = select(in, V(2.0f * m) * inv_sum *
+                                     (kPressure ? K.poly6_lanes(r2) : C.value_lanes(r)));
           xs_vx += dvx * w;
           xs_vy += dvy * w;
+          // 1/r of a pair with a direction: spiky's gradient and the
+          // cohesion pull are singular at r = 0 (i itself, or a coincident
+          // particle), where the pair pushes nowhere.
+          V inv_r(0.0f);
+          if constexpr (kPressure || kCohesion) inv_r = select(in & (r2 > V(0.0f)), V(1.0f) / r);
+          if constexpr (kPressure) {
+            const V prj = V::load(pr_rho + j);  // p_j / rho_j
+            // Symmetric: pair term identical for (i,j) and (j,i) up to the
+            // sign of grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller
+            // eq. 10: the arithmetic mean of the two pressures over rho_j.
+            const V s = symmetric ? V(pi_rho2) + prj * inv_rhoj
+                                  : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
+            const V gp = s * K.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
+            pfx += gp * dx;
+            pfy += gp * dy;
+          }
+          if constexpr (kColour) {
+            // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The
+            // Laplacian includes the particle itself (seed 000 leaves it
+            // out): without it the force on a surface particle has the wrong
+            // size, and square drops spread instead of rounding up (measured).
+            lapv += vol * K.poly6_laplacian_lanes(r2);
+            const V g = vol * K.poly6_grad_lanes(r2);
+            tx += g * dx;
+            ty += g * dy;
+          }
+          if constexpr (kCohesion) {
+            // Akinci et al. 2013, eq. 1-5, per unit mass and gamma:
+            //   K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j)
+            // pairwise antisymmetric (momentum-conserving); K_ij > 1 where the
+            // neighbourhood is thin, which strengthens the surface.
+            const V k = select(in, V(two_rho0) * inv_sum);
+            const V pull = k * V(m) * Coh.value_lanes(r) * inv_r;
+            tx += pull * dx + k * (V(nxi) - V::load(nx_all + j));
+            ty += pull * dy + k * (V(nyi) - V::load(ny_all + j));
+          }
+        });
+        float axi = gx + mu * sum(visc_vx) / rhoi + xsph * sum(xs_vx);
+        float ayi = gy + mu * sum(visc_vy) / rhoi + xsph * sum(xs_vy);
+        if (kPressure) {
+          // The wall as mirrored fluid at the particle's own pressure (Akinci
+          // et al. 2012): -(p_i / rho_i^2) grad rho_b.
+          axi -= m * sum(pfx) + pi_rho2 * wall_gx_[i];
+          ayi -= m * sum(pfy) + pi_rho2 * wall_gy_[i];
         }
-        if (pressure) {
-          const V prj = V::load(pr + j), rhoj = V::load(rho + j);
-          // Symmetric: pair term identical for (i,j) and (j,i) up to the sign
-          // of grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller eq. 10:
-          // the arithmetic mean of the two pressures over rho_j.
-          const V s = symmetric ? V(pi_rho2) + prj / (rhoj * rhoj)
-                                : (V(pi) + prj) / (V(2.0f * rhoi) * rhoj);
-          // grad W = g r_ij; spiky's g is singular at r = 0 (i itself, or a
-          // coincident particle), where the pair pushes nowhere.
-          const V gp = select(in & (r2 > V(0.0f)), s * K.spiky_grad_lanes(r));
-          pfx += gp * dx;
-          pfy += gp * dy;
+        if (kCohesion) {
+          axi -= sigma * sum(tx);
+          ayi -= sigma * sum(ty);
         }
-        if (cohesion) {
-          // Akinci et al. 2013, eq. 1-5, per unit mass and gamma:
-          //   K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j)
-          // pairwise antisymmetric (momentum-conserving); K_ij > 1 where the
-          // neighbourhood is thin, which strengthens the surface.
-          const V k = select(in, V(two_rho0) / (V(rhoi) + V::load(rho + j)));
-          const V pull = select(r2 > V(0.0f), k * V(m) * Coh.value_lanes(r) / r);
-          stx += pull * dx + k * (V(nxi) - V::load(nx_all + j));
-          sty += pull * dy + k * (V(nyi) - V::load(ny_all + j));
+        const float nx = sum(tx), ny = sum(ty), nlen = std::sqrt(nx * nx + ny * ny);
+        if (kColour && nlen > thresh && nlen > 0.0f) {
+          // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
+          const float s = -sigma * sum(lapv) / (nlen * rhoi);
+          axi += s * nx;
+          ayi += s * ny;
         }
-      });
-      const float visc_x = sum(visc_vx), visc_y = sum(visc_vy), nx = sum(nvx), ny = sum(nvy);
-      const float xs_x = sum(xs_vx), xs_y = sum(xs_vy), lap = sum(lapv);
-      float axi = gx + mu * visc_x / rhoi + xsph * xs_x;
-      float ayi = gy + mu * visc_y / rhoi + xsph * xs_y;
-      if (pressure) {
-        // The wall as mirrored fluid at the particle's own pressure (Akinci
-        // et al. 2012): -(p_i / rho_i^2) grad rho_b.
-        axi -= m * sum(pfx) + pi_rho2 * wall_gx_[i];
-        ayi -= m * sum(pfy) + pi_rho2 * wall_gy_[i];
-      }
-      const float nlen = std::sqrt(nx * nx + ny * ny);
-      const bool surface = nlen > thresh && nlen > 0.0f;
-      p.surface[i] = surface ? 1 : 0;
-      if (cohesion) {
-        axi -= sigma * sum(stx);
-        ayi -= sigma * sum(sty);
-      }
-      if (surface && colour) {
-        // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
-        const float s = -sigma * lap / (nlen * rhoi);
-        axi += s * nx;
-        ayi += s * ny;
-      }
-      for (const PointerForce& f : pointers_) {
-        const float dx = x[i] - f.position.x, dy = y[i] - f.position.y;
-        const float d2 = dx * dx + dy * dy;
-        if (d2 >= f.radius * f.radius) continue;
-        const float d = std::sqrt(d2);
-        const float fall = 1.0f - d / f.radius;  // 1 at the centre, 0 at the rim
-        if (d > 1e-6f) {
-          axi += f.strength * fall * dx / d;
-          ayi += f.strength * fall * dy / d;
+        for (const PointerForce& f : pointers_) {
+          const float dx = x[i] - f.position.x, dy = y[i] - f.position.y;
+          const float d2 = dx * dx + dy * dy;
+          if (d2 >= f.radius * f.radius) continue;
+          const float d = std::sqrt(d2);
+          const float fall = 1.0f - d / f.radius;  // 1 at the centre, 0 at the rim
+          if (d > 1e-6f) {
+            axi += f.strength * fall * dx / d;
+            ayi += f.strength * fall * dy / d;
+          }
+          // Stirring: relax the particle velocity toward the pointer's.
+          const float rate = std::min(f.stir * fall, 1.0f / dt);
+          axi += rate * (f.velocity.x - vxi);
+          ayi += rate * (f.velocity.y - vyi);
         }
-        // Stirring: relax the particle velocity toward the pointer's.
-        const float rate = std::min(f.stir * fall, 1.0f / dt);
-        axi += rate * (f.velocity.x - vxi);
-        ayi += rate * (f.velocity.y - vyi);
-      }
-      // Wall viscosity: eq. 14 against wall "particles" at rest,
-      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
-      // on the tangential velocity only (the normal one is the pressure's
-      // job), and only on walls the fluid rests on (weighted by how much the
-      // wall faces up against gravity): it plays the part of the bed
-      // friction that slows a real surge, without gluing a film of fluid to
-      // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
-      // strength is stable.
-      const float wgx = wall_gx_[i], wgy = wall_gy_[i];
-      const float g2 = wgx * wgx + wgy * wgy;
-      if (wall_mu > 0.0f && g2 > 0.0f && gravity_len > 0.0f) {
-        // The wall gradient points into the wall: facing = -g_hat . n_hat.
-        const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
-        if (facing > 0.0f) {
-          const float vn = (vxi * wgx + vyi * wgy) / g2;
-          const float rate = facing * wall_mu * wall_lap_[i] / rhoi;
-          const float damp = rate / (1.0f + rate * dt);  // implicit Euler
-          axi -= damp * (vxi - vn * wgx);
-          ayi -= damp * (vyi - vn * wgy);
+        // Wall viscosity: eq. 14 against wall "particles" at rest,
+        // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
+        // on the tangential velocity only (the normal one is the pressure's
+        // job), and only on walls the fluid rests on (weighted by how much the
+        // wall faces up against gravity): it plays the part of the bed
+        // friction that slows a real surge, without gluing a film of fluid to
+        // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
+        // strength is stable.
+        const float wgx = wall_gx_[i], wgy = wall_gy_[i];
+        const float g2 = wgx * wgx + wgy * wgy;
+        if (wall_mu > 0.0f && g2 > 0.0f && gravity_len > 0.0f) {
+          // The wall gradient points into the wall: facing = -g_hat . n_hat.
+          const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
+          if (facing > 0.0f) {
+            const float vn = (vxi * wgx + vyi * wgy) / g2;
+            const float rate = facing * wall_mu * wall_lap_[i] / rhoi;
+            const float damp = rate / (1.0f + rate * dt);  // implicit Euler
+            axi -= damp * (vxi - vn * wgx);
+            ayi -= damp * (vyi - vn * wgy);
+          }
         }
+        p.ax[i] = axi;
+        p.ay[i] = ayi;
       }
-      p.ax[i] = axi;
-      p.ay[i] = ayi;
+    });
+  };
+  using Muller = std::true_type;
+  using Cubic = std::false_type;
+  using NoTension = std::integral_constant<int, 0>;
+  using ColourTension = std::integral_constant<int, 1>;
+  using CohesionTension = std::integral_constant<int, 2>;
+  with_lanes(simd_, n, [&](auto lanes) {
+    auto with_tension = [&](auto solver) {
+      if (colour) {
+        run(lanes, solver, ColourTension{});
+      } else if (cohesion) {
+        run(lanes, solver, CohesionTension{});
+      } else {
+        run(lanes, solver, NoTension{});
+      }
+    };
+    if (pressure) {
+      with_tension(Muller{});
+    } else {
+      with_tension(Cubic{});
     }
-  });
   });
 }
 
@@ -675,7 +711,8 @@ size_t World::bytes_per_particle() const {
   size_t bytes = 0;
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
                         &p.aux1, &p.x_prev, &p.y_prev, &tmp_, &neighbours_, &wall_gx_,
-                        &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_})
+                        &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_,
+                        &inv_rho_, &pressure_rho_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity();

@@ -72,9 +72,10 @@ struct MullerKernels {
   template <class V> V poly6_laplacian_lanes(V r2) const {
     return V(poly6_lap_c) * (V(h2) - r2) * (V(h2) - V(3.0f) * r2);
   }
-  template <class V> V spiky_grad_lanes(V r) const {
+  // 1/r is given: the caller shares one division among its terms.
+  template <class V> V spiky_grad_lanes(V r, V inv_r) const {
     const V d = V(h) - r;
-    return V(spiky_grad_c) * d * d / r;
+    return V(spiky_grad_c) * d * d * inv_r;
   }
   template <class V> V viscosity_laplacian_lanes(V r) const { return V(visc_lap_c) * (V(h) - r); }
 };

@@ -214,7 +214,7 @@ class World {
   // Stages (world.cpp, dfsph.cpp, boundary.cpp).
   void sort_and_bin();
   void compute_density();
-  void compute_surface_normals();
+  bool cohesion_on() const;
   void compute_forces(float dt);
   void integrate(float dt);
   int dfsph_divergence_solve(float dt);
@@ -258,6 +258,7 @@ class World {
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
   std::vector<float> normal_x_, normal_y_;           // Akinci 2013 surface normals
+  std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
   std::vector<int> nbr_start_, nbr_j_;               // DFSPH neighbour lists
   std::vector<float> nbr_gx_, nbr_gy_;               // m grad W_ij per listed pair
