@@ -168,56 +168,58 @@ void World::collide(float) {
   };
   const Box& b = box_;
   const float w = b.max.x - b.min.x, hgt = b.max.y - b.min.y;
-  for (int i = 0; i < n; ++i) {
-    glm::vec2 pos(p.x[i], p.y[i]);
-    for (const Obstacle& o : obstacles_) {
-      glm::vec2 nrm;
-      float d = obstacle_distance(o, pos, &nrm);
-      if (o.kind == Obstacle::Kind::Capsule) {
-        // A fast particle may cross a thin capsule in one step: if its path
-        // crosses the core segment, it belongs on the side it came from.
-        const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
-        const glm::vec2 ab = o.b - o.a;
-        const float s0 = cross(ab, prev - o.a), s1 = cross(ab, pos - o.a);
-        if ((s0 > 0.0f) != (s1 > 0.0f) && s0 != 0.0f) {
-          const glm::vec2 path = pos - prev;
-          const float denom = cross(path, ab);
-          if (denom != 0.0f) {
-            const float t = cross(o.a - prev, ab) / denom;
-            const float u = cross(o.a - prev, path) / denom;
-            if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
-              const float l = std::sqrt(ab.x * ab.x + ab.y * ab.y);
-              nrm = glm::vec2(-ab.y, ab.x) / l;
-              if (s0 < 0.0f) nrm = -nrm;
-              pos = o.a + u * ab;  // on the axis, pushed out below
-              d = -o.radius;
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      glm::vec2 pos(p.x[i], p.y[i]);
+      for (const Obstacle& o : obstacles_) {
+        glm::vec2 nrm;
+        float d = obstacle_distance(o, pos, &nrm);
+        if (o.kind == Obstacle::Kind::Capsule) {
+          // A fast particle may cross a thin capsule in one step: if its path
+          // crosses the core segment, it belongs on the side it came from.
+          const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
+          const glm::vec2 ab = o.b - o.a;
+          const float s0 = cross(ab, prev - o.a), s1 = cross(ab, pos - o.a);
+          if ((s0 > 0.0f) != (s1 > 0.0f) && s0 != 0.0f) {
+            const glm::vec2 path = pos - prev;
+            const float denom = cross(path, ab);
+            if (denom != 0.0f) {
+              const float t = cross(o.a - prev, ab) / denom;
+              const float u = cross(o.a - prev, path) / denom;
+              if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
+                const float l = std::sqrt(ab.x * ab.x + ab.y * ab.y);
+                nrm = glm::vec2(-ab.y, ab.x) / l;
+                if (s0 < 0.0f) nrm = -nrm;
+                pos = o.a + u * ab;  // on the axis, pushed out below
+                d = -o.radius;
+              }
             }
           }
         }
+        if (d < 0.0f) {
+          pos += (1.0f + e) * (-d) * nrm;
+          reflect(i, nrm);
+        }
       }
-      if (d < 0.0f) {
-        pos += (1.0f + e) * (-d) * nrm;
-        reflect(i, nrm);
+      // Container walls last, so no obstacle can push a particle out of the box.
+      if (pos.x < b.min.x) {
+        pos.x = b.min.x + std::min(e * (b.min.x - pos.x), w);
+        reflect(i, glm::vec2(1.0f, 0.0f));
+      } else if (pos.x > b.max.x) {
+        pos.x = b.max.x - std::min(e * (pos.x - b.max.x), w);
+        reflect(i, glm::vec2(-1.0f, 0.0f));
       }
+      if (pos.y < b.min.y) {
+        pos.y = b.min.y + std::min(e * (b.min.y - pos.y), hgt);
+        reflect(i, glm::vec2(0.0f, 1.0f));
+      } else if (pos.y > b.max.y) {
+        pos.y = b.max.y - std::min(e * (pos.y - b.max.y), hgt);
+        reflect(i, glm::vec2(0.0f, -1.0f));
+      }
+      p.x[i] = pos.x;
+      p.y[i] = pos.y;
     }
-    // Container walls last, so no obstacle can push a particle out of the box.
-    if (pos.x < b.min.x) {
-      pos.x = b.min.x + std::min(e * (b.min.x - pos.x), w);
-      reflect(i, glm::vec2(1.0f, 0.0f));
-    } else if (pos.x > b.max.x) {
-      pos.x = b.max.x - std::min(e * (pos.x - b.max.x), w);
-      reflect(i, glm::vec2(-1.0f, 0.0f));
-    }
-    if (pos.y < b.min.y) {
-      pos.y = b.min.y + std::min(e * (b.min.y - pos.y), hgt);
-      reflect(i, glm::vec2(0.0f, 1.0f));
-    } else if (pos.y > b.max.y) {
-      pos.y = b.max.y - std::min(e * (pos.y - b.max.y), hgt);
-      reflect(i, glm::vec2(0.0f, -1.0f));
-    }
-    p.x[i] = pos.x;
-    p.y[i] = pos.y;
-  }
+  });
 }
 
 void World::emit_and_sink(float dt) {

@@ -188,8 +188,11 @@ double World::dfsph_predict(float dt, bool divergence) {
       }
     });
   });
-  double total = 0.0;
-  for (int i = 0; i < n; ++i) total += rho_adv_[i];
+  const double total = sum_over(n, [&](int begin, int end) {
+    double s = 0.0;
+    for (int i = begin; i < end; ++i) s += rho_adv_[i];
+    return s;
+  });
   return total / (n * static_cast<double>(rho0)) * (divergence ? dt : 1.0f);
 }
 
@@ -204,13 +207,16 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out) {
   // current prediction is compressed; the iterations can only push, so a
   // stale full push elsewhere would inject energy.
   dfsph_predict(dt, divergence);
-  bool any = false;
-  for (int i = 0; i < n; ++i) {
-    kappa[i] = rho_adv_[i] > 0.0f ? 0.5f * std::max(kappa[i], 0.0f) : 0.0f;
-    kappa_tmp_[i] = kappa[i] * dt * dt;
-    any = any || kappa[i] > 0.0f;
-  }
-  if (any) dfsph_apply_kappa(kappa_tmp_, dt);
+  const double warm = max_over(n, [&](int begin, int end) {
+    float any = 0.0f;
+    for (int i = begin; i < end; ++i) {
+      kappa[i] = rho_adv_[i] > 0.0f ? 0.5f * std::max(kappa[i], 0.0f) : 0.0f;
+      kappa_tmp_[i] = kappa[i] * dt * dt;
+      any = std::max(any, kappa[i]);
+    }
+    return static_cast<double>(any);
+  });
+  if (warm > 0.0) dfsph_apply_kappa(kappa_tmp_, dt);
   int it = 0;
   double error = 0.0;
   for (;; ++it) {
@@ -236,14 +242,18 @@ int World::dfsph_density_solve(float dt, float* error_out) {
   Particles& p = particles_;
   const int n = p.size();
   // Non-pressure accelerations first: v* = v + dt a (Alg. 1).
-  for (int i = 0; i < n; ++i) {
-    p.vx[i] += dt * p.ax[i];
-    p.vy[i] += dt * p.ay[i];
-  }
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      p.vx[i] += dt * p.ax[i];
+      p.vy[i] += dt * p.ay[i];
+    }
+  });
   const int it = dfsph_solve(dt, false, error_out);
   // Both solves apply pressure accelerations of the same form, so the
   // pressure acting this step is their sum.
-  for (int i = 0; i < n; ++i) p.pressure[i] = (p.aux0[i] + p.aux1[i]) * p.density[i];
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) p.pressure[i] = (p.aux0[i] + p.aux1[i]) * p.density[i];
+  });
   return it;
 }
 

@@ -42,19 +42,6 @@ void Particles::resize(int n) {
   surface.resize(m, 0);
 }
 
-void Particles::permute(const std::vector<int>& order, std::vector<float>& tmp,
-                        std::vector<uint32_t>& tmp_id) {
-  const size_t n = order.size();
-  tmp.resize(n);
-  for (auto* v : {&x, &y, &vx, &vy, &aux0, &aux1}) {
-    for (size_t k = 0; k < n; ++k) tmp[k] = (*v)[static_cast<size_t>(order[k])];
-    v->swap(tmp);
-  }
-  tmp_id.resize(n);
-  for (size_t k = 0; k < n; ++k) tmp_id[k] = id[static_cast<size_t>(order[k])];
-  id.swap(tmp_id);
-}
-
 int Particles::compact(const std::vector<uint8_t>& keep) {
   const int n = size();
   int out = 0;
@@ -166,9 +153,12 @@ float World::stable_dt() const {
   const Params& P = params_;
   if (!P.adaptive_dt) return P.dt;
   const Particles& p = particles_;
-  float v2 = 0.0f;
-  for (int i = 0; i < p.size(); ++i) v2 = std::max(v2, p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
-  const float vmax = std::sqrt(v2);
+  const double v2max = max_over(p.size(), [&](int begin, int end) {
+    float v2 = 0.0f;
+    for (int i = begin; i < end; ++i) v2 = std::max(v2, p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
+    return static_cast<double>(v2);
+  });
+  const float vmax = std::sqrt(static_cast<float>(v2max));
   float dt = P.dt;
   // CFL (seed 002): no particle moves more than lambda h in one step.
   if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
@@ -282,8 +272,23 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
 
 void World::sort_and_bin() {
   Particles& p = particles_;
-  grid_.build(p.x.data(), p.y.data(), p.size(), params_.h);
-  p.permute(grid_.order(), tmp_, tmp_id_);
+  const int n = p.size();
+  grid_.build(p.x.data(), p.y.data(), n, params_.h);
+  // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
+  // id) so that entry order[k] moves to position k. The other fields are
+  // recomputed every step before they are read.
+  const int* order = grid_.order().data();
+  auto permute = [&](auto& field, auto& tmp) {
+    tmp.resize(static_cast<size_t>(n));
+    const auto* src = field.data();
+    auto* dst = tmp.data();
+    parallel(n, [&](int begin, int end) {
+      for (int k = begin; k < end; ++k) dst[k] = src[order[k]];
+    });
+    field.swap(tmp);
+  };
+  for (auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1}) permute(*v, tmp_);
+  permute(p.id, tmp_id_);
 }
 
 void World::compute_density() {
@@ -586,32 +591,35 @@ void World::integrate(float dt) {
   const int n = p.size();
   const bool dfsph = params_.solver == Solver::DFSPH;
   const bool leapfrog = !dfsph && params_.integrator == Integrator::Leapfrog;
-  float a2max = 0.0f;
-  for (int i = 0; i < n; ++i) {
-    const float ax = p.ax[i], ay = p.ay[i];
-    a2max = std::max(a2max, ax * ax + ay * ay);
-    p.x_prev[i] = p.x[i];
-    p.y_prev[i] = p.y[i];
-    if (leapfrog) {
-      // Seed 000: v(t+dt/2) = v(t-dt/2) + a dt; x += v(t+dt/2) dt; the
-      // time-centred v(t) = average of the two halves feeds viscosity.
-      const float hx = p.aux0[i] + ax * dt, hy = p.aux1[i] + ay * dt;
-      p.vx[i] = 0.5f * (p.aux0[i] + hx);
-      p.vy[i] = 0.5f * (p.aux1[i] + hy);
-      p.aux0[i] = hx;
-      p.aux1[i] = hy;
-      p.x[i] += hx * dt;
-      p.y[i] += hy * dt;
-    } else {
-      if (!dfsph) {
-        p.vx[i] += ax * dt;
-        p.vy[i] += ay * dt;
+  const double a2max = max_over(n, [&](int begin, int end) {
+    float a2 = 0.0f;
+    for (int i = begin; i < end; ++i) {
+      const float ax = p.ax[i], ay = p.ay[i];
+      a2 = std::max(a2, ax * ax + ay * ay);
+      p.x_prev[i] = p.x[i];
+      p.y_prev[i] = p.y[i];
+      if (leapfrog) {
+        // Seed 000: v(t+dt/2) = v(t-dt/2) + a dt; x += v(t+dt/2) dt; the
+        // time-centred v(t) = average of the two halves feeds viscosity.
+        const float hx = p.aux0[i] + ax * dt, hy = p.aux1[i] + ay * dt;
+        p.vx[i] = 0.5f * (p.aux0[i] + hx);
+        p.vy[i] = 0.5f * (p.aux1[i] + hy);
+        p.aux0[i] = hx;
+        p.aux1[i] = hy;
+        p.x[i] += hx * dt;
+        p.y[i] += hy * dt;
+      } else {
+        if (!dfsph) {
+          p.vx[i] += ax * dt;
+          p.vy[i] += ay * dt;
+        }
+        p.x[i] += p.vx[i] * dt;
+        p.y[i] += p.vy[i] * dt;
       }
-      p.x[i] += p.vx[i] * dt;
-      p.y[i] += p.vy[i] * dt;
     }
-  }
-  max_accel_ = std::sqrt(a2max);
+    return static_cast<double>(a2);
+  });
+  max_accel_ = std::sqrt(static_cast<float>(a2max));
 }
 
 // ---------------------------------------------------------------------------
@@ -621,38 +629,41 @@ int World::contain() {
   Particles& p = particles_;
   const float vmax = params_.max_speed;
   const float cx = 0.5f * (box_.min.x + box_.max.x), cy = 0.5f * (box_.min.y + box_.max.y);
-  int touched = 0;
-  for (int i = 0; i < p.size(); ++i) {
-    bool hit = false;
-    if (!std::isfinite(p.x[i]) || !std::isfinite(p.y[i]) || !std::isfinite(p.vx[i]) ||
-        !std::isfinite(p.vy[i]) || !std::isfinite(p.aux0[i]) || !std::isfinite(p.aux1[i])) {
-      const bool prev_ok = std::isfinite(p.x_prev[i]) && std::isfinite(p.y_prev[i]);
-      p.x[i] = prev_ok ? p.x_prev[i] : cx;
-      p.y[i] = prev_ok ? p.y_prev[i] : cy;
-      p.vx[i] = p.vy[i] = p.aux0[i] = p.aux1[i] = 0.0f;
-      hit = true;
-    }
-    if (!std::isfinite(p.density[i]) || !std::isfinite(p.pressure[i])) {
-      p.density[i] = params_.rest_density;
-      p.pressure[i] = 0.0f;
-      hit = true;
-    }
-    const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
-    if (v2 > vmax * vmax) {
-      const float s = vmax / std::sqrt(v2);
-      p.vx[i] *= s;
-      p.vy[i] *= s;
-      if (params_.solver == Solver::Muller2003 && params_.integrator == Integrator::Leapfrog) {
-        p.aux0[i] = p.vx[i];
-        p.aux1[i] = p.vy[i];
+  const int touched = static_cast<int>(sum_over(p.size(), [&](int begin, int end) {
+    int hits = 0;
+    for (int i = begin; i < end; ++i) {
+      bool hit = false;
+      if (!std::isfinite(p.x[i]) || !std::isfinite(p.y[i]) || !std::isfinite(p.vx[i]) ||
+          !std::isfinite(p.vy[i]) || !std::isfinite(p.aux0[i]) || !std::isfinite(p.aux1[i])) {
+        const bool prev_ok = std::isfinite(p.x_prev[i]) && std::isfinite(p.y_prev[i]);
+        p.x[i] = prev_ok ? p.x_prev[i] : cx;
+        p.y[i] = prev_ok ? p.y_prev[i] : cy;
+        p.vx[i] = p.vy[i] = p.aux0[i] = p.aux1[i] = 0.0f;
+        hit = true;
       }
-      hit = true;
+      if (!std::isfinite(p.density[i]) || !std::isfinite(p.pressure[i])) {
+        p.density[i] = params_.rest_density;
+        p.pressure[i] = 0.0f;
+        hit = true;
+      }
+      const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
+      if (v2 > vmax * vmax) {
+        const float s = vmax / std::sqrt(v2);
+        p.vx[i] *= s;
+        p.vy[i] *= s;
+        if (params_.solver == Solver::Muller2003 && params_.integrator == Integrator::Leapfrog) {
+          p.aux0[i] = p.vx[i];
+          p.aux1[i] = p.vy[i];
+        }
+        hit = true;
+      }
+      // The box is the last word: projection keeps everything inside.
+      p.x[i] = std::min(std::max(p.x[i], box_.min.x), box_.max.x);
+      p.y[i] = std::min(std::max(p.y[i], box_.min.y), box_.max.y);
+      hits += hit ? 1 : 0;
     }
-    // The box is the last word: projection keeps everything inside.
-    p.x[i] = std::min(std::max(p.x[i], box_.min.x), box_.max.x);
-    p.y[i] = std::min(std::max(p.y[i], box_.min.y), box_.max.y);
-    touched += hit ? 1 : 0;
-  }
+    return static_cast<double>(hits);
+  }));
   if (!std::isfinite(max_accel_)) max_accel_ = 0.0f;
   return touched;
 }

@@ -7,6 +7,7 @@
 // runs inline.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -128,11 +129,6 @@ struct Particles {
 
   int size() const { return static_cast<int>(x.size()); }
   void resize(int n);
-  // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
-  // id) so that entry order[k] moves to position k. The other fields are
-  // recomputed every step before they are read.
-  void permute(const std::vector<int>& order, std::vector<float>& tmp,
-               std::vector<uint32_t>& tmp_id);
   // Keeps entries with keep[i] != 0, in order; returns how many were removed.
   int compact(const std::vector<uint8_t>& keep);
 };
@@ -230,7 +226,7 @@ class World {
   void compute_stats(FrameStats& st) const;
   // Runs body(begin, end) over [0, n) through the caller's hook, or inline.
   template <class Body>
-  void parallel(int n, const Body& body) {
+  void parallel(int n, const Body& body) const {
     if (!parallel_.run) {
       body(0, n);
       return;
@@ -238,6 +234,31 @@ class World {
     parallel_.run(
         n, [](int begin, int end, void* ctx) { (*static_cast<const Body*>(ctx))(begin, end); },
         const_cast<Body*>(&body), parallel_.user);
+  }
+  // Reduces over [0, n): body(begin, end) returns a block's value, and the
+  // blocks' values are combined in block order. The blocks depend on n only,
+  // so a sum comes out the same for any number of threads.
+  template <class Body>
+  double sum_over(int n, const Body& body) const {
+    return reduce(n, 0.0, body, [](double a, double b) { return a + b; });
+  }
+  template <class Body>  // for values >= 0
+  double max_over(int n, const Body& body) const {
+    return reduce(n, 0.0, body, [](double a, double b) { return std::max(a, b); });
+  }
+  template <class Body, class Combine>
+  double reduce(int n, double init, const Body& body, const Combine& combine) const {
+    constexpr int kBlock = 2048;
+    const int blocks = (n + kBlock - 1) / kBlock;
+    if (blocks <= 1) return n > 0 ? combine(init, body(0, n)) : init;
+    block_values_.resize(static_cast<size_t>(blocks));
+    parallel(blocks, [&](int b0, int b1) {
+      for (int b = b0; b < b1; ++b)
+        block_values_[b] = body(b * kBlock, std::min(n, (b + 1) * kBlock));
+    });
+    double v = init;
+    for (int b = 0; b < blocks; ++b) v = combine(v, block_values_[b]);
+    return v;
   }
 
   Params params_;
@@ -253,6 +274,7 @@ class World {
   std::vector<Sink> sinks_;
   std::vector<PointerForce> pointers_;
   ParallelFor parallel_;
+  mutable std::vector<double> block_values_;  // reduce()'s per-block values
   bool simd_ = true;
   std::vector<float> neighbours_;                    // per particle, self excluded
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
