@@ -41,81 +41,11 @@
 namespace tidepool {
 
 // The solves read each particle's neighbours 2 x (1 + iterations) times a
-// step while positions stay put, so the pairs are listed once, with the
-// mass-weighted kernel gradient m grad W_ij already evaluated: an iteration
-// is then ~23 multiply-adds per particle instead of a cell-block scan with a
-// square root and a division per candidate (measured 2.5x faster per pass,
-// at 12 bytes per pair). Offsets come from the density pass's counts (same
-// positions, same test), so each particle fills its own slice: any split.
-void World::build_neighbour_lists() {
-  Particles& p = particles_;
-  const int n = p.size();
-  const float m = params_.mass, h2 = params_.h * params_.h;
-  const CubicKernel K(params_.h);
-  const float* x = p.x.data();
-  const float* y = p.y.data();
-  nbr_start_.resize(static_cast<size_t>(n) + 1);
-  nbr_start_[0] = 0;
-  for (int i = 0; i < n; ++i) nbr_start_[i + 1] = nbr_start_[i] + static_cast<int>(neighbours_[i]);
-  // Padded so the solves can read whole lane groups past a list's end
-  // (neighbours.h, for_list); the pad is index 0 and zero gradients.
-  const size_t pairs = static_cast<size_t>(nbr_start_[n]);
-  nbr_j_.resize(pairs + kListPad);
-  nbr_gx_.resize(pairs + kListPad);
-  nbr_gy_.resize(pairs + kListPad);
-  std::fill(nbr_j_.begin() + pairs, nbr_j_.end(), 0);
-  std::fill(nbr_gx_.begin() + pairs, nbr_gx_.end(), 0.0f);
-  std::fill(nbr_gy_.begin() + pairs, nbr_gy_.end(), 0.0f);
-  with_lanes(simd_, n, [&](auto lanes) {
-    using V = decltype(lanes);
-    parallel(n, [&](int begin, int end) {
-      // Lanes are packed without branches into a local buffer (every lane is
-      // written, the cursor advances only for pairs), then copied.
-      constexpr int kLocal = 256;
-      int lj[kLocal + V::kWidth];
-      float lgx[kLocal + V::kWidth], lgy[kLocal + V::kWidth];
-      for (int i = begin; i < end; ++i) {
-        const int first = nbr_start_[i];
-        int k = 0;
-        bool overflow = false;
-        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
-          if (k + V::kWidth > kLocal) {
-            overflow = true;
-            return;
-          }
-          const V g = V(m) * K.grad_lanes(sqrt(r2));
-          float gx[V::kWidth], gy[V::kWidth];
-          store(g * dx, gx);
-          store(g * dy, gy);
-          const int on = lane_bits(in);
-          for (int l = 0; l < V::kWidth; ++l) {
-            lj[k] = j + l;
-            lgx[k] = gx[l];
-            lgy[k] = gy[l];
-            k += (on >> l & 1) & (j + l != i);
-          }
-        });
-        if (overflow) {
-          // More than kLocal neighbours (an extreme pile-up): list them slowly.
-          k = 0;
-          grid_.for_each_range(x[i], y[i], [&](int b, int e) {
-            for (int j = b; j < e; ++j) {
-              const float dx = x[i] - x[j], dy = y[i] - y[j], r2 = dx * dx + dy * dy;
-              if (r2 >= h2 || j == i) continue;
-              const float g = m * K.grad(std::sqrt(r2));
-              nbr_j_[first + k] = j, nbr_gx_[first + k] = g * dx, nbr_gy_[first + k] = g * dy;
-              ++k;
-            }
-          });
-          continue;
-        }
-        std::copy(lj, lj + k, nbr_j_.begin() + first);
-        std::copy(lgx, lgx + k, nbr_gx_.begin() + first);
-        std::copy(lgy, lgy + k, nbr_gy_.begin() + first);
-      }
-    });
-  });
-}
+// step while positions stay put, so the density pass (world.cpp) lists the
+// pairs once, with the mass-weighted kernel gradient m grad W_ij already
+// evaluated: an iteration is then ~23 multiply-adds per particle instead of
+// a cell-block scan with a square root and a division per candidate
+// (measured 2.5x faster per pass, at 12 bytes per pair).
 
 // v_i -= (1/dt) [sum_j m (k_i/rho_i + k_j/rho_j) grad W_ij + (k_i/rho_i) grad rho_b]
 // with k = kappa * dt^2 given in `kappa` (this iteration's increment).
@@ -129,19 +59,17 @@ void World::dfsph_apply_kappa(const std::vector<float>& kappa, float dt) {
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) k_rho[i] = kappa[i] / rho[i];
   });
-  const int* nj = nbr_j_.data();
-  const float* ngx = nbr_gx_.data();
-  const float* ngy = nbr_gy_.data();
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) {
         const float ki = k_rho[i];
+        const List l = neighbour_list(i);
         V ax(0.0f), ay(0.0f);
-        for_list<V>(nbr_start_[i], nbr_start_[i + 1], [&](int k, typename V::Mask in) {
-          const V s = select(in, V(ki) + V::gather(k_rho, nj + k));
-          ax += s * V::load(ngx + k);
-          ay += s * V::load(ngy + k);
+        for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
+          const V s = select(in, V(ki) + V::gather(k_rho, l.j + k));
+          ax += s * V::load(l.gx + k);
+          ay += s * V::load(l.gy + k);
         });
         p.vx[i] -= (ki * wall_gx_[i] + sum(ax)) * inv_dt;
         p.vy[i] -= (ki * wall_gy_[i] + sum(ay)) * inv_dt;
@@ -165,19 +93,17 @@ double World::dfsph_predict(float dt, bool divergence) {
   rho_adv_.resize(static_cast<size_t>(n));
   const float* vx = p.vx.data();
   const float* vy = p.vy.data();
-  const int* nj = nbr_j_.data();
-  const float* ngx = nbr_gx_.data();
-  const float* ngy = nbr_gy_.data();
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) {
         // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
         const float vxi = vx[i], vyi = vy[i];
+        const List l = neighbour_list(i);
         V acc(0.0f);
-        for_list<V>(nbr_start_[i], nbr_start_[i + 1], [&](int k, typename V::Mask in) {
-          const V dvx = V(vxi) - V::gather(vx, nj + k), dvy = V(vyi) - V::gather(vy, nj + k);
-          acc += select(in, dvx * V::load(ngx + k) + dvy * V::load(ngy + k));
+        for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
+          const V dvx = V(vxi) - V::gather(vx, l.j + k), dvy = V(vyi) - V::gather(vy, l.j + k);
+          acc += select(in, dvx * V::load(l.gx + k) + dvy * V::load(l.gy + k));
         });
         const float rate = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);
         if (divergence) {

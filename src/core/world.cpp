@@ -1,10 +1,10 @@
 // The step, its Müller 2003 stages, and the statistics.
 //
 // One substep:
-//   neighbours   counting sort of all particles by grid cell (grid.h);
-//                DFSPH: neighbour lists for its solves (dfsph.cpp)
+//   neighbours   counting sort of all particles by grid cell (grid.h)
 //   density      rho_i = sum_j m_j W(r_ij), self included (Müller eq. 3);
-//                Müller: pressure from the EOS; DFSPH: factors alpha_i
+//                Müller: pressure from the EOS; DFSPH: factors alpha_i and
+//                the neighbour lists of its solves (dfsph.cpp)
 //   forces       viscosity, surface tension, XSPH, gravity, pointers;
 //                Müller: the pressure force too, in the same pass
 //   pressure     DFSPH: divergence + density solves
@@ -233,8 +233,6 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
     compute_density();
     lap(kStageDensity);
     if (params_.solver == Solver::DFSPH) {
-      build_neighbour_lists();
-      lap(kStageNeighbours);
       // Bender & Koschier 2015, Alg. 1: the divergence solve ends the
       // previous step in the paper; it runs first here, on fresh neighbours.
       if (params_.divergence_solver) st.divergence_iterations += dfsph_divergence_solve(dt);
@@ -326,45 +324,94 @@ void World::compute_density() {
   // shorter than 1/rho_j would. It feeds the cohesion model's curvature
   // term and the surface flag (|n| / h is the colour-field gradient |grad c|
   // of Müller eq. 15-16), and saves a pass over the pairs.
+  //
+  // DFSPH lists each pair with m grad W_ij here, where the pass has it in
+  // hand: every lane is written and the cursor advances only over pairs (no
+  // branch), i itself left out. Each block of particles fills its own
+  // buffer, grown to hold the worst case of the next particle (all its
+  // candidates) before it is scanned.
+  const int blocks = (n + kListBlock - 1) / kListBlock;
+  if (dfsph) {
+    list_end_.resize(static_cast<size_t>(n));
+    if (list_blocks_.size() < static_cast<size_t>(blocks)) list_blocks_.resize(static_cast<size_t>(blocks));
+  }
   with_lanes(simd_, n, [&](auto lanes) {
     using V = decltype(lanes);
-    parallel(n, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
-        V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
-        int found = 0;
-        for_pairs<V>(grid_, n, x, y, i, h2, [&](int, V dx, V dy, V r2, typename V::Mask in) {
-          found += lane_count(in);
+    constexpr int W = V::kWidth;
+    parallel(blocks, [&](int b0, int b1) {
+      for (int b = b0; b < b1; ++b) {
+        ListBlock* list = dfsph ? &list_blocks_[static_cast<size_t>(b)] : nullptr;
+        int k = 0;  // the block's list cursor
+        const int last = std::min(n, (b + 1) * kListBlock);
+        for (int i = b * kListBlock; i < last; ++i) {
           if (dfsph) {
-            const V r = sqrt(r2);
-            const V g = select(in, C.grad_lanes(r));
-            rho += select(in, C.value_lanes(r));
-            sx += g * dx;
-            sy += g * dy;
-            sum2 += g * g * r2;
-          } else {
-            rho += select(in, K.poly6_lanes(r2));
-            const V g = select(in, K.poly6_grad_lanes(r2));
-            sx += g * dx;
-            sy += g * dy;
+            int candidates = 0;
+            grid_.for_each_range(x[i], y[i], [&](int begin, int end) { candidates += end - begin; });
+            const size_t need = static_cast<size_t>(k + candidates + W);
+            if (list->j.size() < need) {
+              const size_t grown = need + need / 4;
+              list->j.resize(grown);
+              list->gx.resize(grown);
+              list->gy.resize(grown);
+            }
           }
-        });
-        float wr, gx, gy;
-        wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
-        wall_gx_[i] = gx;
-        wall_gy_[i] = gy;
-        const float density = m * sum(rho) + wr;
-        p.density[i] = density;
-        inv_rho_[i] = 1.0f / density;
-        neighbours_[i] = static_cast<float>(found - 1);
-        const float nx = normal_scale * sum(sx), ny = normal_scale * sum(sy);
-        normal_x_[i] = nx;
-        normal_y_[i] = ny;
-        p.surface[i] = nx * nx + ny * ny > flag2;
+          int* lj = dfsph ? list->j.data() : nullptr;
+          float* lgx = dfsph ? list->gx.data() : nullptr;
+          float* lgy = dfsph ? list->gy.data() : nullptr;
+          V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
+          int found = 0;
+          for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+            found += lane_count(in);
+            if (dfsph) {
+              const V r = sqrt(r2);
+              const V g = select(in, C.grad_lanes(r));
+              rho += select(in, C.value_lanes(r));
+              sx += g * dx;
+              sy += g * dy;
+              sum2 += g * g * r2;
+              float gxs[W], gys[W];
+              store(V(m) * g * dx, gxs);
+              store(V(m) * g * dy, gys);
+              const int on = lane_bits(in);
+              for (int l = 0; l < W; ++l) {
+                lj[k] = j + l;
+                lgx[k] = gxs[l];
+                lgy[k] = gys[l];
+                k += (on >> l & 1) & (j + l != i);
+              }
+            } else {
+              rho += select(in, K.poly6_lanes(r2));
+              const V g = select(in, K.poly6_grad_lanes(r2));
+              sx += g * dx;
+              sy += g * dy;
+            }
+          });
+          if (dfsph) list_end_[i] = k;
+          float wr, gx, gy;
+          wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
+          wall_gx_[i] = gx;
+          wall_gy_[i] = gy;
+          const float density = m * sum(rho) + wr;
+          p.density[i] = density;
+          inv_rho_[i] = 1.0f / density;
+          neighbours_[i] = static_cast<float>(found - 1);
+          const float nx = normal_scale * sum(sx), ny = normal_scale * sum(sy);
+          normal_x_[i] = nx;
+          normal_y_[i] = ny;
+          p.surface[i] = nx * nx + ny * ny > flag2;
+          if (dfsph) {
+            const float ax = m * sum(sx) + gx, ay = m * sum(sy) + gy;
+            const float denom = ax * ax + ay * ay + m * m * sum(sum2);
+            // A particle with no neighbours and no wall cannot be compressed.
+            factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
+          }
+        }
+        // The solves read whole lane groups past a list's end (for_list): the
+        // block's last list is followed by index 0 and zero gradients.
         if (dfsph) {
-          const float ax = m * sum(sx) + gx, ay = m * sum(sy) + gy;
-          const float denom = ax * ax + ay * ay + m * m * sum(sum2);
-          // A particle with no neighbours and no wall cannot be compressed.
-          factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
+          std::fill_n(list->j.begin() + k, kListPad, 0);
+          std::fill_n(list->gx.begin() + k, kListPad, 0.0f);
+          std::fill_n(list->gy.begin() + k, kListPad, 0.0f);
         }
       }
     });
@@ -728,8 +775,9 @@ size_t World::bytes_per_particle() const {
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity();
   bytes += grid_.bytes();
-  bytes += (nbr_start_.capacity() + nbr_j_.capacity()) * sizeof(int) +
-           (nbr_gx_.capacity() + nbr_gy_.capacity()) * sizeof(float);
+  bytes += list_end_.capacity() * sizeof(int);
+  for (const ListBlock& b : list_blocks_)
+    bytes += b.j.capacity() * sizeof(int) + (b.gx.capacity() + b.gy.capacity()) * sizeof(float);
   return bytes / static_cast<size_t>(p.size());
 }
 

@@ -215,7 +215,6 @@ class World {
   void integrate(float dt);
   int dfsph_divergence_solve(float dt);
   int dfsph_density_solve(float dt, float* error);
-  void build_neighbour_lists();
   double dfsph_predict(float dt, bool divergence);
   int dfsph_solve(float dt, bool divergence, float* error);
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
@@ -282,8 +281,27 @@ class World {
   std::vector<float> normal_x_, normal_y_;           // Akinci 2013 surface normals
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
-  std::vector<int> nbr_start_, nbr_j_;               // DFSPH neighbour lists
-  std::vector<float> nbr_gx_, nbr_gy_;               // m grad W_ij per listed pair
+  // DFSPH neighbour lists (dfsph.cpp), filled by the density pass: one
+  // buffer per block of kListBlock particles, so blocks fill theirs in
+  // parallel without knowing each other's sizes.
+  static constexpr int kListBlock = 512;
+  struct ListBlock {
+    std::vector<int> j;          // neighbour index
+    std::vector<float> gx, gy;   // m grad W_ij
+  };
+  struct List {
+    const int* j;
+    const float* gx;
+    const float* gy;
+    int begin, end;
+  };
+  List neighbour_list(int i) const {
+    const unsigned u = static_cast<unsigned>(i);  // shifts, not signed division
+    const ListBlock& b = list_blocks_[u / kListBlock];
+    return {b.j.data(), b.gx.data(), b.gy.data(), u % kListBlock ? list_end_[i - 1] : 0, list_end_[i]};
+  }
+  std::vector<ListBlock> list_blocks_;
+  std::vector<int> list_end_;  // per particle: end of its list in its block's buffer
   std::vector<uint8_t> keep_;
   std::vector<float> wall_phi_, wall_line_, wall_visc_;  // Phi(d), dPhi/dd, Psi(d) (boundary.cpp)
   float max_accel_ = 0.0f;                   // largest |a| of the last substep
