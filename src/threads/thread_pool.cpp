@@ -49,8 +49,8 @@ ParallelFor ThreadPool::hook() {
 }
 
 void ThreadPool::chunk(int k) const {
-  const int64_t t = threads();
-  const int begin = static_cast<int>(n_ * k / t), end = static_cast<int>(n_ * (k + 1) / t);
+  const int64_t c = chunks();
+  const int begin = static_cast<int>(n_ * k / c), end = static_cast<int>(n_ * (k + 1) / c);
   if (begin < end) body_(begin, end, ctx_);
 }
 
@@ -59,8 +59,8 @@ void ThreadPool::chunk(int k) const {
 // loop here, which it then runs correctly: the loop's fields are written
 // before next_ is reset (release), and read after a claim (acquire).
 void ThreadPool::help() {
-  const int t = threads();
-  for (int k; (k = next_.fetch_add(1, std::memory_order_acq_rel)) < t;) {
+  const int c = chunks();
+  for (int k; (k = next_.fetch_add(1, std::memory_order_acq_rel)) < c;) {
     chunk(k);
     done_.fetch_add(1, std::memory_order_release);
   }
@@ -82,8 +82,8 @@ void ThreadPool::run(int n, ParallelFor::Body body, void* ctx, void* user) {
     pool.wake_.notify_all();
   }
   pool.help();
-  const int t = pool.threads();
-  wait_until([&] { return pool.done_.load(std::memory_order_acquire) == t; });
+  const int c = pool.chunks();
+  wait_until([&] { return pool.done_.load(std::memory_order_acquire) == c; });
 }
 
 void ThreadPool::work() {

@@ -1,11 +1,12 @@
 // A fixed pool of threads behind the core's ParallelFor hook (world.h): the
 // core owns no threads, the program that wants them brings them.
 //
-// Each parallel loop is cut into one contiguous chunk per thread; every
-// thread, the caller first, claims chunks from a shared counter until none
-// is left. The core's stages write only their own indices, so the result is
-// the same for any thread count and whoever runs a chunk
-// (tests/test_scenes.cpp). Claiming matters when the cores are busy with
+// Each parallel loop is cut into kChunksPerThread contiguous chunks per
+// thread (some empty when the loop is shorter); every thread, the caller
+// first, claims chunks from a shared counter until none is left, so a
+// thread whose chunks were cheap takes over more of them. The core's
+// stages write only their own indices, so the result is the same for any
+// thread count and whoever runs a chunk (tests/test_scenes.cpp). Claiming matters when the cores are busy with
 // other programs: a worker that wakes late finds its chunk already done by
 // the caller, instead of the caller waiting a scheduler time slice for it.
 // Workers spin briefly, then yield, while they wait: a step runs a dozen
@@ -42,6 +43,10 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
+  // A constant, so a worker still looking at an earlier loop's counter can
+  // never claim a chunk of the next one.
+  int chunks() const { return kChunksPerThread * threads(); }
+  static constexpr int kChunksPerThread = 4;
   // The hook to hand to World::set_parallel_for (inline when threads == 1).
   ParallelFor hook();
 
