@@ -133,16 +133,16 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out) {
   // current prediction is compressed; the iterations can only push, so a
   // stale full push elsewhere would inject energy.
   dfsph_predict(dt, divergence);
-  const double warm = max_over(n, [&](int begin, int end) {
-    float any = 0.0f;
+  const double largest = max_over(n, [&](int begin, int end) {
+    float top = 0.0f;
     for (int i = begin; i < end; ++i) {
       kappa[i] = rho_adv_[i] > 0.0f ? 0.5f * std::max(kappa[i], 0.0f) : 0.0f;
       kappa_tmp_[i] = kappa[i] * dt * dt;
-      any = std::max(any, kappa[i]);
+      top = std::max(top, kappa[i]);
     }
-    return static_cast<double>(any);
+    return static_cast<double>(top);
   });
-  if (warm > 0.0) dfsph_apply_kappa(kappa_tmp_, dt);
+  if (largest > 0.0) dfsph_apply_kappa(kappa_tmp_, dt);
   int it = 0;
   double error = 0.0;
   for (;; ++it) {
