@@ -168,10 +168,10 @@ TEST_CASE("the safety net contains NaN and runaway speeds", "[scenes][safety]") 
 // limits.)
 TEST_CASE("a pile-up of hundreds of particles in one spot stays finite", "[scenes][safety]") {
   for (const char* preset : {"water", "wcsph"}) {
-    for (bool simd : {true, false}) {
-      INFO(preset << (simd ? " SIMD" : " scalar"));
+    for (int lanes : {World::simd_width(), 1}) {
+      INFO(preset << ", " << lanes << " lanes");
       World w;
-      w.set_simd(simd);
+      w.set_lanes(lanes);
       std::string err;
       REQUIRE(load_scene(w, "dam-break", SceneSetup{500, preset, {}}, &err));
       const float h = w.params().h;

@@ -17,13 +17,22 @@ struct Pair {
   World simd, scalar;
 };
 
-void load(Pair& w, const char* scene, const char* preset, int particles) {
+void load(Pair& w, const char* scene, const char* preset, int particles, int lanes) {
   std::string err;
+  w.simd.set_lanes(lanes);
   // A fixed number of DFSPH iterations: stopping on a tolerance would let a
   // round-off difference decide on one iteration more, a real difference.
   const SceneSetup setup{particles, preset, {{"tolerance", 1e-5f}, {"max_iterations", 3}}};
   REQUIRE(load_scene(w.simd, scene, setup, &err));
-  REQUIRE(w.simd.simd());
+  REQUIRE(w.simd.lanes() == lanes);
+}
+
+// Every vector width the build has: 4 (SSE2 or wasm SIMD) and, with AVX2, 8.
+std::vector<int> vector_widths() {
+  std::vector<int> widths;
+  for (int lanes : {4, 8})
+    if (lanes <= World::simd_width()) widths.push_back(lanes);
+  return widths;
 }
 
 // Largest relative density difference and position difference (over h),
@@ -48,26 +57,30 @@ void compare(const World& a, const World& b, double* density, double* position, 
 }  // namespace
 
 TEST_CASE("the SIMD build has vector lanes", "[simd]") {
-  // x86-64 (SSE2) and wasm with -msimd128 build four lanes; a build without
-  // them runs the scalar path under both settings.
-#if defined(__x86_64__) || defined(__wasm_simd128__)
+  // x86-64 builds four lanes (SSE2) or eight (AVX2, TIDEPOOL_AVX2), wasm
+  // with -msimd128 four; a build without them runs the scalar path under
+  // both settings.
+#if defined(__wasm_simd128__)
   CHECK(World::simd_width() == 4);
+#elif defined(__x86_64__)
+  CHECK((World::simd_width() == 4 || World::simd_width() == 8));
 #else
   CHECK(World::simd_width() == 1);
 #endif
 }
 
 TEST_CASE("SIMD and scalar pair loops agree to round-off", "[simd][determinism]") {
+  for (int lanes : vector_widths()) {
   for (const char* preset : {"water", "wcsph"}) {
     for (const char* scene : {"dam-break", "drop"}) {
-      INFO(scene << " / " << preset);
+      INFO(scene << " / " << preset << " / " << lanes << " lanes");
       Pair w;
-      load(w, scene, preset, 1200);
+      load(w, scene, preset, 1200, lanes);
       // From the same mid-splash state, one step through every stage: the
       // pair terms are the same, only their summation order differs.
       for (int f = 0; f < 20; ++f) w.simd.advance(1.0f / 60.0f);
       w.scalar = w.simd;
-      w.scalar.set_simd(false);
+      w.scalar.set_lanes(1);
       const FrameStats s1 = w.simd.step(0.002f), s2 = w.scalar.step(0.002f);
       CHECK(s1.solver_iterations == s2.solver_iterations);
       CHECK(s1.divergence_iterations == s2.divergence_iterations);
@@ -94,5 +107,6 @@ TEST_CASE("SIMD and scalar pair loops agree to round-off", "[simd][determinism]"
                             << a.mean_density_error << " vs " << b.mean_density_error);
       CHECK(a.mean_density_error == Approx(b.mean_density_error).epsilon(0.5).margin(1e-4));
     }
+  }
   }
 }

@@ -29,15 +29,15 @@ double now_ms(void* = nullptr) {
 constexpr float kFrame = 1.0f / 60.0f;
 constexpr double kBudgetMs = 1000.0 / 60.0;
 
-// How the engine runs: threads (through the ParallelFor hook) and SIMD.
+// How the engine runs: threads (through the ParallelFor hook) and SIMD lanes.
 struct Engine {
   ParallelFor parallel;
-  bool simd = true;
+  int lanes = World::simd_width();
 };
 
 bool bench_world(World& w, int particles, const char* solver, const Engine& e) {
   w.set_parallel_for(e.parallel);
-  w.set_simd(e.simd);
+  w.set_lanes(e.lanes);
   std::string err;
   SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
   if (std::string(solver) == "muller2003") s.preset = "wcsph";
@@ -182,7 +182,8 @@ double reference_throughput(int particles, double seconds, double* neighbours) {
 }  // namespace
 
 int bench(int argc, char** argv) {
-  bool json = false, quick = false, do_capacity = true, simd = true;
+  bool json = false, quick = false, do_capacity = true;
+  int lanes = World::simd_width();
   int threads = 1;
   std::vector<int> sizes = {1000, 4000, 16000, 64000, 256000};
   std::vector<const char*> solvers = {"dfsph", "muller2003"};
@@ -195,7 +196,13 @@ int bench(int argc, char** argv) {
     } else if (a == "--no-capacity") {
       do_capacity = false;
     } else if (a == "--scalar") {
-      simd = false;
+      lanes = 1;
+    } else if (a == "--lanes" && k + 1 < argc) {
+      lanes = std::atoi(argv[++k]);
+      if (lanes != 1 && lanes != 4 && lanes != 8) {
+        std::fprintf(stderr, "tidepool bench: --lanes %s: must be 1, 4 or 8\n", argv[k]);
+        return 2;
+      }
     } else if (a == "--threads" && k + 1 < argc) {
       threads = std::atoi(argv[++k]);
       if (threads < 1 || threads > 64 || !kThreadsAvailable) {
@@ -232,7 +239,10 @@ int bench(int argc, char** argv) {
     }
   }
   ThreadPool pool(threads);
-  const Engine engine{pool.hook(), simd};
+  World probe;
+  probe.set_lanes(lanes);
+  lanes = probe.lanes();  // what the build has
+  const Engine engine{pool.hook(), lanes};
   if (quick) {
     sizes = {1000, 4000};
     do_capacity = false;
@@ -241,9 +251,13 @@ int bench(int argc, char** argv) {
   auto seconds_for = [&](int n) { return quick ? 0.05 : (n <= 16000 ? 0.25 : n <= 64000 ? 0.1 : 0.05); };
 
   if (!json) {
-    std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, %s\n",
-                threads, threads > 1 ? "s" : "",
-                simd && World::simd_width() > 1 ? "SIMD (4 lanes)" : "scalar");
+    std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, ",
+                threads, threads > 1 ? "s" : "");
+    if (lanes > 1) {
+      std::printf("SIMD (%d lanes)\n", lanes);
+    } else {
+      std::printf("scalar\n");
+    }
     std::printf("%-11s %8s %6s %12s %9s %6s %6s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
                 "ms/step", "B/part", "iters", "ms/step per stage");
   }
@@ -252,9 +266,9 @@ int bench(int argc, char** argv) {
       Measurement m{};
       if (!measure(solver, n, seconds_for(n), engine, &m)) return 2;
       if (json) {
-        std::printf("{\"solver\":\"%s\",\"threads\":%d,\"simd\":%s,\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
+        std::printf("{\"solver\":\"%s\",\"threads\":%d,\"lanes\":%d,\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
                     "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,\"stage_ms\":{",
-                    m.solver, threads, simd && World::simd_width() > 1 ? "true" : "false",
+                    m.solver, threads, lanes,
                     m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
                     m.bytes_per_particle, m.iterations);
         for (int k = 0; k < kStageCount; ++k)

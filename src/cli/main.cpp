@@ -32,7 +32,8 @@ const char* kUsage =
     "       tidepool run --scene NAME [--particles N] [--time SECONDS] [--preset NAME]\n"
     "                    [--set key=value ...] [--dump FILE.csv] [--dump-every SECONDS]\n"
     "                    [--stats FILE.jsonl]\n"
-    "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]\n";
+    "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]\n"
+    "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n";
 
 int list_scenes() {
   for (const SceneInfo& s : scenes())

@@ -59,7 +59,7 @@ void World::dfsph_apply_kappa(const std::vector<float>& kappa, float dt) {
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) k_rho[i] = kappa[i] / rho[i];
   });
-  with_lanes(simd_, n, [&](auto lanes) {
+  with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) {
@@ -93,7 +93,7 @@ double World::dfsph_predict(float dt, bool divergence) {
   rho_adv_.resize(static_cast<size_t>(n));
   const float* vx = p.vx.data();
   const float* vy = p.vy.data();
-  with_lanes(simd_, n, [&](auto lanes) {
+  with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) {

@@ -34,21 +34,21 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
 // Walks entries [begin, end) of a neighbour list V::kWidth at a time:
 // f(k, in) for entries k .. k + kWidth - 1, `in` = those inside the range.
 // The list arrays must hold kListPad readable entries past their last pair.
-constexpr int kListPad = 3;
+constexpr int kListPad = Lanes::kWidth - 1;
 template <class V, class F>
 inline void for_list(int begin, int end, F&& f) {
   for (int k = begin; k < end; k += V::kWidth) f(k, V::lanes(k, begin, end));
 }
 
-// Runs body(V{}) with the widest lane type the build has, or with F1 when
-// `simd` is off or there are fewer particles than lanes.
+// Runs body(V{}) with the widest lane type the build has of at most `lanes`
+// lanes and at most n (F1 for the scalar path).
 template <class Body>
-inline void with_lanes(bool simd, int n, Body&& body) {
-  if (simd && n >= F4::kWidth) {
-    body(F4{});
-  } else {
-    body(F1{});
-  }
+inline void with_lanes(int lanes, int n, Body&& body) {
+#if TIDEPOOL_LANES_AVX2
+  if (lanes >= F8::kWidth && n >= F8::kWidth) return body(F8{});
+#endif
+  if (lanes >= F4::kWidth && n >= F4::kWidth) return body(F4{});
+  body(F1{});
 }
 
 }  // namespace tidepool

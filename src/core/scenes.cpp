@@ -184,7 +184,7 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
   }
   World fresh(params);
   fresh.set_parallel_for(world.parallel_for());
-  fresh.set_simd(world.simd());
+  fresh.set_lanes(world.lanes());
   fresh.set_box(layout.box);
   for (const Region& r : layout.fluid) fill(fresh, r, res.spacing);
   if (layout.extras) layout.extras(fresh, res, particles);

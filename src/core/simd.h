@@ -6,14 +6,21 @@
 //   F4  four floats: SSE2 natively (every x86-64 CPU has it), wasm SIMD
 //       (-msimd128) in the browser. Built when TIDEPOOL_SIMD is on and the
 //       target has one of the two; otherwise F4 is F1 under another name.
-// Both give the same pair terms bit for bit (IEEE add, mul, div and sqrt are
-// exact in every lane); only the order of the final sums differs, so the two
-// paths agree to round-off (tests/test_simd.cpp).
+//   F8  eight floats: AVX2, natively when the build enables it
+//       (TIDEPOOL_AVX2, on by default where the CPU has it).
+// Lanes is the widest of them, what the pair loops run on (neighbours.h).
+// All give the same pair terms bit for bit (IEEE add, mul, div and sqrt are
+// exact in every lane, and no FMA contracts them); only the order of the
+// final sums differs, so the paths agree to round-off (tests/test_simd.cpp).
 #pragma once
 
 #include <cmath>
 
-#if TIDEPOOL_SIMD && defined(__wasm_simd128__)
+#if TIDEPOOL_SIMD && defined(__AVX2__)
+#include <immintrin.h>
+#define TIDEPOOL_LANES_AVX2 1
+#define TIDEPOOL_LANES_SSE2 1
+#elif TIDEPOOL_SIMD && defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #define TIDEPOOL_LANES_WASM 1
 #elif TIDEPOOL_SIMD && (defined(__SSE2__) || defined(_M_X64))
@@ -153,6 +160,51 @@ using F4 = F1;
 
 #endif
 
-constexpr bool kSimdBuilt = F4::kWidth > 1;
+#if TIDEPOOL_LANES_AVX2
+// Eight floats (AVX2): twice the lanes of F4; the same operations.
+struct F8 {
+  static constexpr int kWidth = 8;
+  struct Mask {
+    __m256 m;
+    friend Mask operator&(Mask a, Mask b) { return {_mm256_and_ps(a.m, b.m)}; }
+  };
+  __m256 v;
+  F8() = default;
+  F8(__m256 x) : v(x) {}               // NOLINT
+  F8(float s) : v(_mm256_set1_ps(s)) {}  // NOLINT
+  static F8 load(const float* p) { return _mm256_loadu_ps(p); }
+  static F8 gather(const float* base, const int* index) {
+    return _mm256_i32gather_ps(base, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(index)), 4);
+  }
+  static Mask lanes(int first, int begin, int end) {
+    const __m256i k = _mm256_add_epi32(_mm256_set1_epi32(first), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i ge = _mm256_cmpgt_epi32(k, _mm256_set1_epi32(begin - 1));
+    const __m256i lt = _mm256_cmpgt_epi32(_mm256_set1_epi32(end), k);
+    return {_mm256_castsi256_ps(_mm256_and_si256(ge, lt))};
+  }
+  friend F8 operator+(F8 a, F8 b) { return _mm256_add_ps(a.v, b.v); }
+  friend F8 operator-(F8 a, F8 b) { return _mm256_sub_ps(a.v, b.v); }
+  friend F8 operator*(F8 a, F8 b) { return _mm256_mul_ps(a.v, b.v); }
+  friend F8 operator/(F8 a, F8 b) { return _mm256_div_ps(a.v, b.v); }
+  friend Mask operator<(F8 a, F8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
+  friend Mask operator<=(F8 a, F8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
+  friend Mask operator>(F8 a, F8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ)}; }
+  F8& operator+=(F8 b) { v = _mm256_add_ps(v, b.v); return *this; }
+  friend F8 sqrt(F8 a) { return _mm256_sqrt_ps(a.v); }
+  friend F8 select(Mask m, F8 a) { return _mm256_and_ps(m.m, a.v); }
+  friend F8 select(Mask m, F8 a, F8 b) { return _mm256_blendv_ps(b.v, a.v, m.m); }
+  friend float sum(F8 a) {
+    // Halves first, then F4's order: a fixed order, like F4's.
+    return sum(F4(_mm_add_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1))));
+  }
+  friend void store(F8 a, float* p) { _mm256_storeu_ps(p, a.v); }
+  friend int lane_bits(Mask m) { return _mm256_movemask_ps(m.m); }
+  friend int lane_count(Mask m) { return __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(m.m))); }
+  friend bool any(Mask m) { return _mm256_movemask_ps(m.m) != 0; }
+};
+using Lanes = F8;
+#else
+using Lanes = F4;
+#endif
 
 }  // namespace tidepool

@@ -24,6 +24,19 @@
 #include "tidepool/kernels.h"
 
 namespace tidepool {
+namespace {
+
+// Calls f(std::integral_constant<int, v>{}) for a run-time v in [0, N): turns
+// a set of switches into a compile-time one, one instance of f per value.
+template <int N, class F>
+void with_constant(int v, F&& f) {
+  if constexpr (N > 0) {
+    if (v == N - 1) return f(std::integral_constant<int, N - 1>{});
+    with_constant<N - 1>(v, f);
+  }
+}
+
+}  // namespace
 
 const char* stage_name(int stage) {
   static const char* names[kStageCount] = {"neighbours", "density",   "forces",
@@ -92,7 +105,11 @@ void World::reset_solver_state() {
   }
 }
 
-int World::simd_width() { return F4::kWidth; }
+int World::simd_width() { return Lanes::kWidth; }
+
+void World::set_lanes(int lanes) {
+  lanes_ = lanes >= Lanes::kWidth ? Lanes::kWidth : lanes >= F4::kWidth ? F4::kWidth : 1;
+}
 
 float World::spacing() const { return std::sqrt(params_.mass / params_.rest_density); }
 
@@ -335,7 +352,7 @@ void World::compute_density() {
     list_end_.resize(static_cast<size_t>(n));
     if (list_blocks_.size() < static_cast<size_t>(blocks)) list_blocks_.resize(static_cast<size_t>(blocks));
   }
-  with_lanes(simd_, n, [&](auto lanes) {
+  with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     constexpr int W = V::kWidth;
     parallel(blocks, [&](int b0, int b1) {
@@ -478,15 +495,18 @@ void World::compute_forces(float dt) {
   const float two_rho0 = 2.0f * P.rest_density;
   const float* nx_all = normal_x_.data();
   const float* ny_all = normal_y_.data();
-  // One instance of the pair loop per lane type, solver and tension model
-  // (if constexpr below): a loop that carries only the terms it uses keeps
-  // more of its sums and constants in registers (callgrind: 22 % fewer
-  // instructions than one loop with run-time switches).
-  auto run = [&](auto lanes, auto muller, auto tension) {
+  // One instance of the pair loop per lane type and set of terms (if
+  // constexpr below): a loop that carries only the terms it uses keeps more
+  // of its sums and constants in registers (callgrind: 22 % fewer
+  // instructions than one loop with run-time switches), and skips the
+  // divisions of the terms that are off (XSPH's, in the seeds' presets).
+  enum : int { kTermPressure = 1, kTermXsph = 2, kTermColour = 4, kTermCohesion = 8 };
+  auto run = [&](auto lanes, auto terms) {
     using V = decltype(lanes);
     using Mask = typename V::Mask;
-    constexpr bool kPressure = decltype(muller)::value;
-    constexpr bool kColour = decltype(tension)::value == 1, kCohesion = decltype(tension)::value == 2;
+    constexpr int kTerms = decltype(terms)::value;
+    constexpr bool kPressure = kTerms & kTermPressure, kXsph = kTerms & kTermXsph;
+    constexpr bool kColour = kTerms & kTermColour, kCohesion = kTerms & kTermCohesion;
     parallel(n, [&](int begin, int end) {
       for (int i = begin; i < end; ++i) {
         V visc_vx(0.0f), visc_vy(0.0f), xs_vx(0.0f), xs_vy(0.0f);
@@ -506,11 +526,14 @@ void World::compute_forces(float dt) {
           const V lv = vol * K.viscosity_laplacian_lanes(r);
           visc_vx += dvx * lv;
           visc_vy += dvy * lv;
-          const V inv_sum = V(1.0f) / (V(rhoi) + V::load(rho + j));
-          const V w = select(in, V(2.0f * m) * inv_sum *
-                                     (kPressure ? K.poly6_lanes(r2) : C.value_lanes(r)));
-          xs_vx += dvx * w;
-          xs_vy += dvy * w;
+          V inv_sum(0.0f);
+          if constexpr (kXsph || kCohesion) inv_sum = V(1.0f) / (V(rhoi) + V::load(rho + j));
+          if constexpr (kXsph) {
+            const V w = select(in, V(2.0f * m) * inv_sum *
+                                       (kPressure ? K.poly6_lanes(r2) : C.value_lanes(r)));
+            xs_vx += dvx * w;
+            xs_vy += dvy * w;
+          }
           // 1/r of a pair with a direction: spiky's gradient and the
           // cohesion pull are singular at r = 0 (i itself, or a coincident
           // particle), where the pair pushes nowhere.
@@ -608,26 +631,14 @@ void World::compute_forces(float dt) {
       }
     });
   };
-  using Muller = std::true_type;
-  using Cubic = std::false_type;
-  using NoTension = std::integral_constant<int, 0>;
-  using ColourTension = std::integral_constant<int, 1>;
-  using CohesionTension = std::integral_constant<int, 2>;
-  with_lanes(simd_, n, [&](auto lanes) {
-    auto with_tension = [&](auto solver) {
-      if (colour) {
-        run(lanes, solver, ColourTension{});
-      } else if (cohesion) {
-        run(lanes, solver, CohesionTension{});
-      } else {
-        run(lanes, solver, NoTension{});
-      }
-    };
-    if (pressure) {
-      with_tension(Muller{});
-    } else {
-      with_tension(Cubic{});
-    }
+  const int terms = (pressure ? kTermPressure : 0) | (xsph > 0.0f ? kTermXsph : 0) |
+                    (colour ? kTermColour : cohesion ? kTermCohesion : 0);
+  with_lanes(lanes_, n, [&](auto lanes) {
+    with_constant<kTermCohesion * 2>(terms, [&](auto t) {
+      // Colour and cohesion never together: no loop for that.
+      if constexpr (!((decltype(t)::value & kTermColour) && (decltype(t)::value & kTermCohesion)))
+        run(lanes, t);
+    });
   });
 }
 

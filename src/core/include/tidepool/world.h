@@ -178,11 +178,13 @@ class World {
   // Optional hooks; see Clock and ParallelFor.
   void set_parallel_for(const ParallelFor& pf) { parallel_ = pf; }
   const ParallelFor& parallel_for() const { return parallel_; }
-  // Vectorised pair loops (src/core/simd.h), on by default where the build
-  // has them; off runs the scalar path (tests compare the two).
-  void set_simd(bool on) { simd_ = on; }
-  bool simd() const { return simd_; }
-  static int simd_width();  // lanes of the vectorised path: 4, or 1 without SIMD
+  // Lanes of the vectorised pair loops (src/core/simd.h): the widest the
+  // build has by default; 1 runs the scalar path, 4 the SSE2 (or wasm) one.
+  // Other values round down to a width the build has. Tests and the bench
+  // compare them.
+  void set_lanes(int lanes);
+  int lanes() const { return lanes_; }
+  static int simd_width();  // widest lanes the build has: 8 (AVX2), 4, or 1 without SIMD
 
   // Advances by frame_time seconds in as many substeps as the time-step rule
   // needs (at most params.max_substeps; beyond that simulated time lags).
@@ -274,7 +276,7 @@ class World {
   std::vector<PointerForce> pointers_;
   ParallelFor parallel_;
   mutable std::vector<double> block_values_;  // reduce()'s per-block values
-  bool simd_ = true;
+  int lanes_ = simd_width();
   std::vector<float> neighbours_;                    // per particle, self excluded
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
