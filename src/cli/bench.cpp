@@ -65,29 +65,44 @@ struct Measurement {
   int particles;
   double neighbours, particle_steps_per_s, ms_per_step, bytes_per_particle, iterations;
   std::array<double, kStageCount> stage_ms;
+  double speedup;  // over the same frames on one thread (threads > 1), else 0
 };
 
 // Runs the collapse for `seconds` of simulated time after 0.25 s of warm-up
-// and measures what a step costs.
+// and measures what a step costs. With threads, a copy of the world runs
+// the same frames inline, in turn with the threaded one frame by frame: the
+// results do not depend on the thread count, so both do exactly the same
+// work, and whatever else slows the machine slows both alike.
 bool measure(const char* solver, int particles, double seconds, const Engine& e, Measurement* out) {
   World w;
   if (!bench_world(w, particles, solver, e)) return false;
   for (double t = 0; t < 0.25; t += kFrame) w.advance(kFrame);
+  const bool twin = e.parallel.run != nullptr;
+  World solo;
+  if (twin) {
+    solo = w;
+    solo.set_parallel_for(ParallelFor{});
+  }
   const Clock clock{&now_ms, nullptr};
   long substeps = 0, iterations = 0;
-  double nb = 0.0;
+  double nb = 0.0, ms = 0.0, solo_ms = 0.0;
   std::array<double, kStageCount> stages{};
   int frames = 0;
-  const double start = now_ms();
   for (double t = 0; t < seconds; t += kFrame) {
+    const double t0 = now_ms();
     const FrameStats st = w.advance(kFrame, clock);
+    const double t1 = now_ms();
+    ms += t1 - t0;
+    if (twin) {
+      solo.advance(kFrame);
+      solo_ms += now_ms() - t1;
+    }
     substeps += st.substeps;
     iterations += st.solver_iterations + st.divergence_iterations;
     nb += st.mean_neighbours;
     for (int k = 0; k < kStageCount; ++k) stages[k] += st.stage_ms[k];
     ++frames;
   }
-  const double ms = now_ms() - start;
   Measurement& m = *out;
   m.solver = solver;
   m.particles = w.count();
@@ -97,6 +112,7 @@ bool measure(const char* solver, int particles, double seconds, const Engine& e,
   m.bytes_per_particle = static_cast<double>(w.bytes_per_particle());
   m.iterations = static_cast<double>(iterations) / static_cast<double>(substeps);
   for (int k = 0; k < kStageCount; ++k) m.stage_ms[k] = stages[k] / static_cast<double>(substeps);
+  m.speedup = twin ? solo_ms / ms : 0.0;
   return true;
 }
 
@@ -273,11 +289,14 @@ int bench(int argc, char** argv) {
                     m.bytes_per_particle, m.iterations);
         for (int k = 0; k < kStageCount; ++k)
           std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
-        std::printf("}}\n");
+        std::printf("}");
+        if (m.speedup > 0.0) std::printf(",\"speedup_vs_1_thread\":%.3f", m.speedup);
+        std::printf("}\n");
       } else {
         std::printf("%-11s %8d %6.1f %12.3g %9.3f %6.0f %6.1f ", m.solver, m.particles, m.neighbours,
                     m.particle_steps_per_s, m.ms_per_step, m.bytes_per_particle, m.iterations);
         for (int k = 0; k < kStageCount; ++k) std::printf(" %s %.3f", stage_name(k), m.stage_ms[k]);
+        if (m.speedup > 0.0) std::printf("  %.2fx vs 1 thread", m.speedup);
         std::printf("\n");
       }
       std::fflush(stdout);
