@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #if TIDEPOOL_SIMD && defined(__AVX2__)
 #include <immintrin.h>
@@ -54,6 +55,15 @@ struct F1 {
   friend F1 select(Mask m, F1 a, F1 b) { return m ? a : b; }
   friend float sum(F1 a) { return a.v; }
   friend void store(F1 a, float* p) { *p = a.v; }
+  // Writes index first + l, a and b of the lanes l set in `bits`, in lane
+  // order, to j[0..], pa[0..], pb[0..]; returns how many. May write up to
+  // kWidth entries (those past the count are junk with valid indices).
+  static int pack(int bits, int first, F1 a, F1 b, int* j, float* pa, float* pb) {
+    *j = first;
+    *pa = a.v;
+    *pb = b.v;
+    return bits & 1;
+  }
 };
 // F1's mask is a bool, which has no namespace for lookup to find these in.
 inline int lane_count(bool m) { return m ? 1 : 0; }
@@ -62,6 +72,37 @@ inline int lane_bits(bool m) { return m ? 1 : 0; }
 // Set bits of a 4-bit lane mask (no popcount instruction in baseline SSE2).
 constexpr unsigned char kBitCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 inline bool any(bool m) { return m; }
+
+// Left-packing tables for pack(): for each lane mask, the set lanes in
+// order, then lane 0 to fill. kPackLanes8: one byte per lane (8 lanes);
+// kPackBytes4: the byte shuffle that does it for four 32-bit lanes.
+struct PackLanes8 {
+  uint64_t lanes[256];
+  constexpr PackLanes8() : lanes() {
+    for (int bits = 0; bits < 256; ++bits) {
+      int k = 0;
+      for (int l = 0; l < 8; ++l)
+        if (bits >> l & 1) lanes[bits] |= static_cast<uint64_t>(l) << (8 * k++);
+    }
+  }
+};
+inline constexpr PackLanes8 kPackLanes8{};
+struct PackBytes4 {
+  alignas(16) unsigned char bytes[16][16];
+  constexpr PackBytes4() : bytes() {
+    for (int bits = 0; bits < 16; ++bits) {
+      int k = 0;
+      for (int l = 0; l < 4; ++l)
+        if (bits >> l & 1) {
+          for (int b = 0; b < 4; ++b) bytes[bits][4 * k + b] = static_cast<unsigned char>(4 * l + b);
+          ++k;
+        }
+      for (; k < 4; ++k)
+        for (int b = 0; b < 4; ++b) bytes[bits][4 * k + b] = static_cast<unsigned char>(b);
+    }
+  }
+};
+inline constexpr PackBytes4 kPackBytes4{};
 
 #if TIDEPOOL_LANES_SSE2
 
@@ -109,6 +150,21 @@ struct F4 {
   friend int lane_bits(Mask m) { return _mm_movemask_ps(m.m); }
   friend int lane_count(Mask m) { return kBitCount[_mm_movemask_ps(m.m)]; }
   friend bool any(Mask m) { return _mm_movemask_ps(m.m) != 0; }
+  // As F1::pack. SSE2 has no variable shuffle: lane by lane, every lane
+  // written, the cursor moved only over the set ones (no branch).
+  static int pack(int bits, int first, F4 a, F4 b, int* j, float* pa, float* pb) {
+    float as[4], bs[4];
+    store(a, as);
+    store(b, bs);
+    int k = 0;
+    for (int l = 0; l < 4; ++l) {
+      j[k] = first + l;
+      pa[k] = as[l];
+      pb[k] = bs[l];
+      k += bits >> l & 1;
+    }
+    return k;
+  }
 };
 
 #elif TIDEPOOL_LANES_WASM
@@ -152,6 +208,15 @@ struct F4 {
   friend int lane_bits(Mask m) { return static_cast<int>(wasm_i32x4_bitmask(m.m)); }
   friend int lane_count(Mask m) { return kBitCount[lane_bits(m)]; }
   friend bool any(Mask m) { return wasm_v128_any_true(m.m); }
+  // As F1::pack: one byte shuffle per array moves the set lanes to the front.
+  static int pack(int bits, int first, F4 a, F4 b, int* j, float* pa, float* pb) {
+    const v128_t shuffle = wasm_v128_load(kPackBytes4.bytes[bits]);
+    const v128_t index = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 1, 2, 3));
+    wasm_v128_store(j, wasm_i8x16_swizzle(index, shuffle));
+    wasm_v128_store(pa, wasm_i8x16_swizzle(a.v, shuffle));
+    wasm_v128_store(pb, wasm_i8x16_swizzle(b.v, shuffle));
+    return kBitCount[bits];
+  }
 };
 
 #else
@@ -201,6 +266,15 @@ struct F8 {
   friend int lane_bits(Mask m) { return _mm256_movemask_ps(m.m); }
   friend int lane_count(Mask m) { return __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(m.m))); }
   friend bool any(Mask m) { return _mm256_movemask_ps(m.m) != 0; }
+  // As F1::pack: one lane permutation per array moves the set lanes to the front.
+  static int pack(int bits, int first, F8 a, F8 b, int* j, float* pa, float* pb) {
+    const __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&kPackLanes8.lanes[bits])));
+    const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(first), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(j), _mm256_permutevar8x32_epi32(index, perm));
+    _mm256_storeu_ps(pa, _mm256_permutevar8x32_ps(a.v, perm));
+    _mm256_storeu_ps(pb, _mm256_permutevar8x32_ps(b.v, perm));
+    return __builtin_popcount(static_cast<unsigned>(bits));
+  }
 };
 using Lanes = F8;
 #else

@@ -343,8 +343,8 @@ void World::compute_density() {
   // of Müller eq. 15-16), and saves a pass over the pairs.
   //
   // DFSPH lists each pair with m grad W_ij here, where the pass has it in
-  // hand: every lane is written and the cursor advances only over pairs (no
-  // branch), i itself left out. Each block of particles fills its own
+  // hand: pack() moves a lane group's pairs to the list's end at once (a lane
+  // permutation with AVX2 or wasm SIMD), i itself left out. Each block of particles fills its own
   // buffer, grown to hold the worst case of the next particle (all its
   // candidates) before it is scanned.
   const int blocks = (n + kListBlock - 1) / kListBlock;
@@ -386,16 +386,9 @@ void World::compute_density() {
               sx += g * dx;
               sy += g * dy;
               sum2 += g * g * r2;
-              float gxs[W], gys[W];
-              store(V(m) * g * dx, gxs);
-              store(V(m) * g * dy, gys);
-              const int on = lane_bits(in);
-              for (int l = 0; l < W; ++l) {
-                lj[k] = j + l;
-                lgx[k] = gxs[l];
-                lgy[k] = gys[l];
-                k += (on >> l & 1) & (j + l != i);
-              }
+              const unsigned self = static_cast<unsigned>(i - j);  // i's lane, if in this group
+              const int bits = lane_bits(in) & ~(self < unsigned{W} ? 1 << self : 0);
+              k += V::pack(bits, j, V(m) * g * dx, V(m) * g * dy, lj + k, lgx + k, lgy + k);
             } else {
               rho += select(in, K.poly6_lanes(r2));
               const V g = select(in, K.poly6_grad_lanes(r2));
