@@ -290,20 +290,26 @@ void World::sort_and_bin() {
   const int n = p.size();
   grid_.build(p.x.data(), p.y.data(), n, params_.h);
   // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
-  // id) so that entry order[k] moves to position k. The other fields are
-  // recomputed every step before they are read.
+  // id) so that entry order[k] moves to position k, in one parallel loop.
+  // The other fields are rewritten later in every step before anything
+  // reads them (x_prev, y_prev by integrate; ax, ay by forces; density and
+  // pressure by density and the pressure stages), so until then they are
+  // free to receive the reordered fields, which are then swapped in.
+  std::vector<float>* moved[] = {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1};
+  std::vector<float>* spare[] = {&p.x_prev, &p.y_prev, &p.ax, &p.ay, &p.density, &p.pressure};
+  constexpr int kMoved = 6;
+  tmp_id_.resize(static_cast<size_t>(n));
   const int* order = grid_.order().data();
-  auto permute = [&](auto& field, auto& tmp) {
-    tmp.resize(static_cast<size_t>(n));
-    const auto* src = field.data();
-    auto* dst = tmp.data();
-    parallel(n, [&](int begin, int end) {
+  parallel(n, [&](int begin, int end) {
+    for (int f = 0; f < kMoved; ++f) {
+      const float* src = moved[f]->data();
+      float* dst = spare[f]->data();
       for (int k = begin; k < end; ++k) dst[k] = src[order[k]];
-    });
-    field.swap(tmp);
-  };
-  for (auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1}) permute(*v, tmp_);
-  permute(p.id, tmp_id_);
+    }
+    for (int k = begin; k < end; ++k) tmp_id_[k] = p.id[order[k]];
+  });
+  for (int f = 0; f < kMoved; ++f) moved[f]->swap(*spare[f]);
+  p.id.swap(tmp_id_);
 }
 
 void World::compute_density() {
@@ -347,6 +353,23 @@ void World::compute_density() {
   // permutation with AVX2 or wasm SIMD), i itself left out. Each block of particles fills its own
   // buffer, grown to hold the worst case of the next particle (all its
   // candidates) before it is scanned.
+  // Müller 2003: the equation of state, per particle as its density is known.
+  const float k_eos = P.stiffness, neg = P.negative_pressure;
+  const bool tait = P.eos == Eos::Tait;
+  auto eos = [&](float rho) {
+    float pr;
+    if (tait) {
+      // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so
+      // that dp/drho at rho0 is k, as for the ideal-gas form.
+      const float r = rho / rho0;
+      const float r2 = r * r, r4 = r2 * r2;
+      pr = k_eos * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
+    } else {
+      pr = k_eos * (rho - rho0);  // Müller eq. 12
+    }
+    return pr < 0.0f ? pr * neg : pr;
+  };
+  if (!dfsph) pressure_rho_.resize(static_cast<size_t>(n));
   const int blocks = (n + kListBlock - 1) / kListBlock;
   if (dfsph) {
     list_end_.resize(static_cast<size_t>(n));
@@ -414,6 +437,10 @@ void World::compute_density() {
             const float denom = ax * ax + ay * ay + m * m * sum(sum2);
             // A particle with no neighbours and no wall cannot be compressed.
             factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
+          } else {
+            const float pr = eos(density);
+            p.pressure[i] = pr;
+            pressure_rho_[i] = pr * inv_rho_[i];  // for the pressure force's pair terms
           }
         }
         // The solves read whole lane groups past a list's end (for_list): the
@@ -425,29 +452,6 @@ void World::compute_density() {
         }
       }
     });
-  });
-  if (dfsph) return;
-  // Equation of state, and p_i / rho_i for the pressure force's pair terms.
-  const float k = P.stiffness, neg = P.negative_pressure;
-  const bool tait = P.eos == Eos::Tait;
-  pressure_rho_.resize(static_cast<size_t>(n));
-  parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      const float rho = p.density[i];
-      float pr;
-      if (tait) {
-        // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so
-        // that dp/drho at rho0 is k, as for the ideal-gas form.
-        const float r = rho / rho0;
-        const float r2 = r * r, r4 = r2 * r2;
-        pr = k * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
-      } else {
-        pr = k * (rho - rho0);  // Müller eq. 12
-      }
-      pr = pr < 0.0f ? pr * neg : pr;
-      p.pressure[i] = pr;
-      pressure_rho_[i] = pr * inv_rho_[i];
-    }
   });
 }
 
@@ -772,7 +776,7 @@ size_t World::bytes_per_particle() const {
   if (p.size() == 0) return 0;
   size_t bytes = 0;
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
-                        &p.aux1, &p.x_prev, &p.y_prev, &tmp_, &neighbours_, &wall_gx_,
+                        &p.aux1, &p.x_prev, &p.y_prev, &neighbours_, &wall_gx_,
                         &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_,
                         &inv_rho_, &pressure_rho_})
     bytes += v->capacity() * sizeof(float);

@@ -265,8 +265,7 @@ class World {
   Params params_;
   Box box_;
   Particles particles_;
-  std::vector<float> tmp_;
-  std::vector<uint32_t> tmp_id_;
+  std::vector<uint32_t> tmp_id_;  // sort_and_bin's reordered ids
   Grid grid_;
   std::vector<Obstacle> obstacles_;
   std::vector<Emitter> emitters_;
