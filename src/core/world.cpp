@@ -10,7 +10,7 @@
 //   pressure     DFSPH: divergence + density solves
 //
 // Pair stages run on the SIMD lanes of simd.h over the grid's cell ranges
-// (neighbours.h): about 50 candidates tested per particle, 4 at a time.
+// (neighbours.h): about 50 candidates tested per particle, 4 or 8 at a time.
 //   integrate    symplectic Euler or leapfrog
 //   boundaries   container, obstacles, emitters, sinks, safety net
 #include "tidepool/world.h"
