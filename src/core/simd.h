@@ -73,36 +73,6 @@ inline int lane_bits(bool m) { return m ? 1 : 0; }
 constexpr unsigned char kBitCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 inline bool any(bool m) { return m; }
 
-// Left-packing tables for pack(): for each lane mask, the set lanes in
-// order, then lane 0 to fill. kPackLanes8: one byte per lane (8 lanes);
-// kPackBytes4: the byte shuffle that does it for four 32-bit lanes.
-struct PackLanes8 {
-  uint64_t lanes[256];
-  constexpr PackLanes8() : lanes() {
-    for (int bits = 0; bits < 256; ++bits) {
-      int k = 0;
-      for (int l = 0; l < 8; ++l)
-        if (bits >> l & 1) lanes[bits] |= static_cast<uint64_t>(l) << (8 * k++);
-    }
-  }
-};
-inline constexpr PackLanes8 kPackLanes8{};
-struct PackBytes4 {
-  alignas(16) unsigned char bytes[16][16];
-  constexpr PackBytes4() : bytes() {
-    for (int bits = 0; bits < 16; ++bits) {
-      int k = 0;
-      for (int l = 0; l < 4; ++l)
-        if (bits >> l & 1) {
-          for (int b = 0; b < 4; ++b) bytes[bits][4 * k + b] = static_cast<unsigned char>(4 * l + b);
-          ++k;
-        }
-      for (; k < 4; ++k)
-        for (int b = 0; b < 4; ++b) bytes[bits][4 * k + b] = static_cast<unsigned char>(b);
-    }
-  }
-};
-inline constexpr PackBytes4 kPackBytes4{};
 
 #if TIDEPOOL_LANES_SSE2
 
@@ -169,6 +139,25 @@ struct F4 {
 
 #elif TIDEPOOL_LANES_WASM
 
+// For F4::pack: per 4-bit lane mask, the byte shuffle that moves the set
+// 32-bit lanes to the front in order, then lane 0 to fill.
+struct PackBytes4 {
+  alignas(16) unsigned char bytes[16][16];
+  constexpr PackBytes4() : bytes() {
+    for (int bits = 0; bits < 16; ++bits) {
+      int k = 0;
+      for (int l = 0; l < 4; ++l)
+        if (bits >> l & 1) {
+          for (int b = 0; b < 4; ++b) bytes[bits][4 * k + b] = static_cast<unsigned char>(4 * l + b);
+          ++k;
+        }
+      for (; k < 4; ++k)
+        for (int b = 0; b < 4; ++b) bytes[bits][4 * k + b] = static_cast<unsigned char>(b);
+    }
+  }
+};
+inline constexpr PackBytes4 kPackBytes4{};
+
 struct F4 {
   static constexpr int kWidth = 4;
   struct Mask {
@@ -226,6 +215,20 @@ using F4 = F1;
 #endif
 
 #if TIDEPOOL_LANES_AVX2
+// For F8::pack: per 8-bit lane mask, the set lanes in order (one byte
+// each), then lane 0 to fill.
+struct PackLanes8 {
+  uint64_t lanes[256];
+  constexpr PackLanes8() : lanes() {
+    for (int bits = 0; bits < 256; ++bits) {
+      int k = 0;
+      for (int l = 0; l < 8; ++l)
+        if (bits >> l & 1) lanes[bits] |= static_cast<uint64_t>(l) << (8 * k++);
+    }
+  }
+};
+inline constexpr PackLanes8 kPackLanes8{};
+
 // Eight floats (AVX2): twice the lanes of F4; the same operations.
 struct F8 {
   static constexpr int kWidth = 8;

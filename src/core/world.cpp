@@ -333,26 +333,6 @@ void World::compute_density() {
   const float flag2 = h2 * P.surface_threshold * P.surface_threshold;
   const MullerKernels K(h);
   const CubicKernel C(h);
-  // rho_i = sum_j m W_ij (self included) + rho_b(d_i); Müller 2003 uses
-  // poly6 (eq. 20), DFSPH the cubic spline and, in the same pass, its factor
-  //   alpha_i = rho_i / (|sum_j m grad W_ij + grad rho_b,i|^2 + sum_j |m grad W_ij|^2)
-  // (Bender & Koschier 2015, eq. 11; the self pair adds nothing, r_ii = 0).
-  //
-  // Surface normals come from the same sum of gradients (DFSPH's factor
-  // needs it anyway; poly6's gradient needs no square root):
-  //   n_i = (h / rho0) sum_j m grad W_ij,
-  // Akinci et al. 2013's n_i = h sum_j m_j / rho_j grad W_ij (eq. 4) with
-  // rho_j ~ rho0: the solvers hold rho_j within about 1 % of rho0 in the
-  // bulk, where n is noise anyway; at the surface 1/rho0 makes n a little
-  // shorter than 1/rho_j would. It feeds the cohesion model's curvature
-  // term and the surface flag (|n| / h is the colour-field gradient |grad c|
-  // of Müller eq. 15-16), and saves a pass over the pairs.
-  //
-  // DFSPH lists each pair with m grad W_ij here, where the pass has it in
-  // hand: pack() moves a lane group's pairs to the list's end at once (a lane
-  // permutation with AVX2 or wasm SIMD), i itself left out. Each block of particles fills its own
-  // buffer, grown to hold the worst case of the next particle (all its
-  // candidates) before it is scanned.
   // Müller 2003: the equation of state, per particle as its density is known.
   const float k_eos = P.stiffness, neg = P.negative_pressure;
   const bool tait = P.eos == Eos::Tait;
@@ -370,6 +350,26 @@ void World::compute_density() {
     return pr < 0.0f ? pr * neg : pr;
   };
   if (!dfsph) pressure_rho_.resize(static_cast<size_t>(n));
+  // rho_i = sum_j m W_ij (self included) + rho_b(d_i); Müller 2003 uses
+  // poly6 (eq. 20), DFSPH the cubic spline and, in the same pass, its factor
+  //   alpha_i = rho_i / (|sum_j m grad W_ij + grad rho_b,i|^2 + sum_j |m grad W_ij|^2)
+  // (Bender & Koschier 2015, eq. 11; the self pair adds nothing, r_ii = 0).
+  //
+  // Surface normals come from the same sum of gradients (DFSPH's factor
+  // needs it anyway; poly6's gradient needs no square root):
+  //   n_i = (h / rho0) sum_j m grad W_ij,
+  // Akinci et al. 2013's n_i = h sum_j m_j / rho_j grad W_ij (eq. 4) with
+  // rho_j ~ rho0: the solvers hold rho_j within about 1 % of rho0 in the
+  // bulk, where n is noise anyway; at the surface 1/rho0 makes n a little
+  // shorter than 1/rho_j would. It feeds the cohesion model's curvature
+  // term and the surface flag (|n| / h is the colour-field gradient |grad c|
+  // of Müller eq. 15-16), and saves a pass over the pairs.
+  //
+  // DFSPH lists each pair with m grad W_ij here, where the pass has it in
+  // hand: pack() moves a lane group's pairs to the list's end at once (a
+  // lane permutation with AVX2 or wasm SIMD), i itself left out. Each block
+  // of particles fills its own buffer, grown to hold the worst case of the
+  // next particle (all its candidates) before it is scanned.
   const int blocks = (n + kListBlock - 1) / kListBlock;
   if (dfsph) {
     list_end_.resize(static_cast<size_t>(n));
