@@ -3,12 +3,14 @@
 #
 #   1. deps      scripts/deps.sh native app web browser (installs what is missing)
 #   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests)
-#   3. app       the native desktop app compiles (SDL2 + GLES 3 + Dear ImGui)
+#   3. wasm      the same Catch2 tests compiled to WebAssembly (wasm SIMD, the
+#                lanes the toy ships with), run by node
+#   4. app       the native desktop app compiles (SDL2 + GLES 3 + Dear ImGui)
 #                and runs 30 frames under Xvfb
-#   4. web       the web toy builds into build/web/dist (single-threaded and
+#   5. web       the web toy builds into build/web/dist (single-threaded and
 #                the -pthread threads build), the browser bench (the CLI for
 #                a Web Worker) into build/web/bench
-#   5. browser   Playwright + Chromium tests against that build: the toy
+#   6. browser   Playwright + Chromium tests against that build: the toy
 #                (browser.test.mjs), the bench page (bench.test.mjs) and the
 #                threads build and its fallback (threads.test.mjs)
 #
@@ -52,12 +54,21 @@ native() {
     nice -n 10 cmake --build --preset native -j"$TIDEPOOL_JOBS" &&
     ctest --preset native
 }
+WASM_TESTS="$ROOT/build/wasm-tests"
+wasm() {
+  emcmake cmake -S "$ROOT" -B "$WASM_TESTS" -DCMAKE_BUILD_TYPE=Release \
+    -DTIDEPOOL_BUILD_TESTS=ON -DTIDEPOOL_BUILD_CLI=OFF -DTIDEPOOL_BUILD_APP=OFF >"$LOGS/wasm-configure.log" 2>&1 ||
+    { cat "$LOGS/wasm-configure.log"; return 1; }
+  nice -n 10 cmake --build "$WASM_TESTS" --target tidepool_tests -j"$TIDEPOOL_JOBS" &&
+    node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
+}
 browser() {
   cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/bench.test.mjs tests/threads.test.mjs
 }
 
 if step deps scripts/deps.sh native app web browser; then
   step native native
+  step wasm wasm
   # Builds the desktop app and runs it for 30 frames on Xvfb (Mesa's GLES 3).
   step app env TIDEPOOL_SKIP_DEPS=1 scripts/build-native-app.sh --run --frames 30 --scene drop --particles 800
   if step web env TIDEPOOL_SKIP_DEPS=1 scripts/build-web.sh; then
@@ -66,14 +77,15 @@ if step deps scripts/deps.sh native app web browser; then
     skip browser "the web build failed"
   fi
 else
-  skip native "deps failed"; skip app "deps failed"; skip web "deps failed"; skip browser "deps failed"
+  skip native "deps failed"; skip wasm "deps failed"; skip app "deps failed"; skip web "deps failed"; skip browser "deps failed"
 fi
 
-# Test-case counts from ctest ("N tests failed out of M") and node's runner
+# Test-case counts from ctest ("N tests failed out of M"), Catch2 ("All tests
+# passed (A assertions in N test cases)" or "test cases: N | P passed | F failed") and node's runner
 # ("# pass N", "# fail N", "# cancelled N"). A step that failed without a failing test case
 # of its own (a build, an install) counts as one failure.
 status_of() { local i; for i in "${!STEPS[@]}"; do [ "${STEPS[$i]}" = "$1" ] && echo "${STATUS[$i]}"; done; }
-for name in deps native app web browser; do
+for name in deps native wasm app web browser; do
   st="$(status_of "$name")"
   case "$st" in ok | skipped*) own_failures=-1 ;; *) own_failures=0 ;; esac
   if [ "$name" = native ] && [ -f "$LOGS/native.log" ]; then
@@ -84,6 +96,18 @@ for name in deps native app web browser; do
       passed_cases=$((passed_cases + n - f)) failed_cases=$((failed_cases + f))
       [ "$own_failures" -ge 0 ] && own_failures=$((own_failures + f))
     fi
+  fi
+  if [ "$name" = wasm ] && [ -f "$LOGS/wasm.log" ]; then
+    line="$(grep -E '^(All tests passed|test cases:)' "$LOGS/wasm.log" | tail -1)"
+    if [[ "$line" =~ ^All\ tests\ passed.*\ in\ ([0-9]+)\ test ]]; then
+      p=${BASH_REMATCH[1]} f=0
+    elif [[ "$line" =~ test\ cases:\ *[0-9]+\ \|\ *([0-9]+)\ passed\ \|\ *([0-9]+)\ failed ]]; then
+      p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+    else
+      p=0 f=0
+    fi
+    passed_cases=$((passed_cases + p)) failed_cases=$((failed_cases + f))
+    [ "$own_failures" -ge 0 ] && own_failures=$((own_failures + f))
   fi
   if [ "$name" = browser ] && [ -f "$LOGS/browser.log" ]; then
     p="$(grep -E '^# pass [0-9]+' "$LOGS/browser.log" | tail -1 | awk '{print $3}')"

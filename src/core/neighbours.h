@@ -25,7 +25,8 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
       const int first = j + V::kWidth <= n ? j : n - V::kWidth;
       const V dx = vxi - V::load(x + first), dy = vyi - V::load(y + first);
       const V r2 = dx * dx + dy * dy;
-      const typename V::Mask in = V::lanes(first, j, end) & (r2 < vh2);
+      const typename V::Mask near = r2 < vh2;  // F1: bools, and `&` keeps it branch-free
+      const typename V::Mask in = V::lanes(first, j, end) & near;
       if (any(in)) f(first, dx, dy, r2, in);
     }
   });
