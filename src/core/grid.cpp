@@ -34,7 +34,11 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
 
   // Counting sort: histogram, exclusive prefix sum, scatter. Stable, so equal
   // cells keep their previous relative order (determinism).
-  start_.assign(static_cast<size_t>(cells) + 1, 0);
+  // A quarter more than asked when it grows: a splash widens the box a
+  // little at a time, and each exact growth would be a reallocation.
+  const size_t slots = static_cast<size_t>(cells) + 1;
+  if (start_.capacity() < slots) start_.reserve(slots + slots / 4);
+  start_.assign(slots, 0);
   cell_index_.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int c = cell_of(x[i], y[i]);
