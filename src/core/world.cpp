@@ -375,16 +375,19 @@ void World::compute_density() {
     list_end_.resize(static_cast<size_t>(n));
     if (list_blocks_.size() < static_cast<size_t>(blocks)) list_blocks_.resize(static_cast<size_t>(blocks));
   }
-  with_lanes(lanes_, n, [&](auto lanes) {
+  // One instance per lane type and solver: a loop that carries only its
+  // solver's sums keeps them in registers.
+  auto run = [&](auto lanes, auto solver) {
     using V = decltype(lanes);
     constexpr int W = V::kWidth;
+    constexpr bool kDfsph = decltype(solver)::value;
     parallel(blocks, [&](int b0, int b1) {
       for (int b = b0; b < b1; ++b) {
-        ListBlock* list = dfsph ? &list_blocks_[static_cast<size_t>(b)] : nullptr;
+        ListBlock* list = kDfsph ? &list_blocks_[static_cast<size_t>(b)] : nullptr;
         int k = 0;  // the block's list cursor
         const int last = std::min(n, (b + 1) * kListBlock);
         for (int i = b * kListBlock; i < last; ++i) {
-          if (dfsph) {
+          if constexpr (kDfsph) {
             int candidates = 0;
             grid_.for_each_range(x[i], y[i], [&](int begin, int end) { candidates += end - begin; });
             const size_t need = static_cast<size_t>(k + candidates + W);
@@ -395,14 +398,14 @@ void World::compute_density() {
               list->gy.resize(grown);
             }
           }
-          int* lj = dfsph ? list->j.data() : nullptr;
-          float* lgx = dfsph ? list->gx.data() : nullptr;
-          float* lgy = dfsph ? list->gy.data() : nullptr;
+          int* lj = kDfsph ? list->j.data() : nullptr;
+          float* lgx = kDfsph ? list->gx.data() : nullptr;
+          float* lgy = kDfsph ? list->gy.data() : nullptr;
           V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
           int found = 0;
           for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
             found += lane_count(in);
-            if (dfsph) {
+            if constexpr (kDfsph) {
               const V r = sqrt(r2);
               const V g = select(in, C.grad_lanes(r));
               rho += select(in, C.value_lanes(r));
@@ -419,7 +422,7 @@ void World::compute_density() {
               sy += g * dy;
             }
           });
-          if (dfsph) list_end_[i] = k;
+          if constexpr (kDfsph) list_end_[i] = k;
           float wr, gx, gy;
           wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
           wall_gx_[i] = gx;
@@ -432,7 +435,7 @@ void World::compute_density() {
           normal_x_[i] = nx;
           normal_y_[i] = ny;
           p.surface[i] = nx * nx + ny * ny > flag2;
-          if (dfsph) {
+          if constexpr (kDfsph) {
             const float ax = m * sum(sx) + gx, ay = m * sum(sy) + gy;
             const float denom = ax * ax + ay * ay + m * m * sum(sum2);
             // A particle with no neighbours and no wall cannot be compressed.
@@ -445,13 +448,20 @@ void World::compute_density() {
         }
         // The solves read whole lane groups past a list's end (for_list): the
         // block's last list is followed by index 0 and zero gradients.
-        if (dfsph) {
+        if constexpr (kDfsph) {
           std::fill_n(list->j.begin() + k, kListPad, 0);
           std::fill_n(list->gx.begin() + k, kListPad, 0.0f);
           std::fill_n(list->gy.begin() + k, kListPad, 0.0f);
         }
       }
     });
+  };
+  with_lanes(lanes_, n, [&](auto lanes) {
+    if (dfsph) {
+      run(lanes, std::true_type{});
+    } else {
+      run(lanes, std::false_type{});
+    }
   });
 }
 
@@ -511,9 +521,9 @@ void World::compute_forces(float dt) {
         const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
         const float nxi = nx_all[i], nyi = ny_all[i];
         const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
-        // Divisions are the dear part of a lane group: 1/rho_j and p_j/rho_j
-        // are per particle (density pass); 1/r and 1/(rho_i + rho_j) are
-        // shared by the terms that need them. The self pair adds nothing but
+        // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
+        // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
+        // that need them. The self pair adds nothing but
         // its colour-field Laplacian: r_ii = 0 and v_i - v_i = 0.
         for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, Mask in) {
           const V r = sqrt(r2);
