@@ -25,8 +25,10 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
       const int first = j + V::kWidth <= n ? j : n - V::kWidth;
       const V dx = vxi - V::load(x + first), dy = vyi - V::load(y + first);
       const V r2 = dx * dx + dy * dy;
+      // Only the array's last group is shifted; any other starts at j.
+      const typename V::Mask live = first == j ? V::first_lanes(end - j) : V::lanes(first, j, end);
       const typename V::Mask near = r2 < vh2;  // F1: bools, and `&` keeps it branch-free
-      const typename V::Mask in = V::lanes(first, j, end) & near;
+      const typename V::Mask in = live & near;
       if (any(in)) f(first, dx, dy, r2, in);
     }
   });
@@ -38,7 +40,7 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
 constexpr int kListPad = Lanes::kWidth - 1;
 template <class V, class F>
 inline void for_list(int begin, int end, F&& f) {
-  for (int k = begin; k < end; k += V::kWidth) f(k, V::lanes(k, begin, end));
+  for (int k = begin; k < end; k += V::kWidth) f(k, V::first_lanes(end - k));
 }
 
 // Runs body(V{}) with the widest lane type the build has of at most `lanes`

@@ -42,6 +42,8 @@ struct F1 {
   static F1 gather(const float* base, const int* index) { return F1(base[*index]); }
   // Lane k is on when begin <= first + k < end.
   static Mask lanes(int first, int begin, int end) { return first >= begin && first < end; }
+  // Lanes 0 .. count - 1 on (a group that starts inside its range).
+  static Mask first_lanes(int count) { return count > 0; }
   friend F1 operator+(F1 a, F1 b) { return a.v + b.v; }
   friend F1 operator-(F1 a, F1 b) { return a.v - b.v; }
   friend F1 operator*(F1 a, F1 b) { return a.v * b.v; }
@@ -96,6 +98,9 @@ struct F4 {
     const __m128i ge = _mm_cmpgt_epi32(k, _mm_set1_epi32(begin - 1));
     const __m128i lt = _mm_cmplt_epi32(k, _mm_set1_epi32(end));
     return {_mm_castsi128_ps(_mm_and_si128(ge, lt))};
+  }
+  static Mask first_lanes(int count) {
+    return {_mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(count), _mm_set_epi32(3, 2, 1, 0)))};
   }
   friend F4 operator+(F4 a, F4 b) { return _mm_add_ps(a.v, b.v); }
   friend F4 operator-(F4 a, F4 b) { return _mm_sub_ps(a.v, b.v); }
@@ -177,6 +182,9 @@ struct F4 {
     return {wasm_v128_and(wasm_i32x4_ge(k, wasm_i32x4_splat(begin)),
                           wasm_i32x4_lt(k, wasm_i32x4_splat(end)))};
   }
+  static Mask first_lanes(int count) {
+    return {wasm_i32x4_gt(wasm_i32x4_splat(count), wasm_i32x4_make(0, 1, 2, 3))};
+  }
   friend F4 operator+(F4 a, F4 b) { return wasm_f32x4_add(a.v, b.v); }
   friend F4 operator-(F4 a, F4 b) { return wasm_f32x4_sub(a.v, b.v); }
   friend F4 operator*(F4 a, F4 b) { return wasm_f32x4_mul(a.v, b.v); }
@@ -249,6 +257,10 @@ struct F8 {
     const __m256i ge = _mm256_cmpgt_epi32(k, _mm256_set1_epi32(begin - 1));
     const __m256i lt = _mm256_cmpgt_epi32(_mm256_set1_epi32(end), k);
     return {_mm256_castsi256_ps(_mm256_and_si256(ge, lt))};
+  }
+  static Mask first_lanes(int count) {
+    return {_mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)))};
   }
   friend F8 operator+(F8 a, F8 b) { return _mm256_add_ps(a.v, b.v); }
   friend F8 operator-(F8 a, F8 b) { return _mm256_sub_ps(a.v, b.v); }
