@@ -11,9 +11,9 @@ namespace tidepool {
 //   f(j, dx, dy, r2, in)
 // for lanes j .. j + kWidth - 1, with r_ij = x_i - x_j, its squared length,
 // and `in` = the lanes that belong to the range and lie within h (i itself
-// included). Positions are in grid order, so each range is contiguous and a
-// load of kWidth neighbours is one vector load: no gather, no neighbour
-// list. A range's last, partial group is shifted back to stay inside the
+// included; possibly none, so f masks every term with it). Positions are in
+// grid order, so each range is contiguous and a load of kWidth neighbours is
+// one vector load: no gather, no neighbour list. A range's last, partial group is shifted back to stay inside the
 // arrays, its lanes before `j` switched off; needs n >= kWidth.
 template <class V, class F>
 inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i, float h2,
@@ -29,7 +29,11 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
       const typename V::Mask live = first == j ? V::first_lanes(end - j) : V::lanes(first, j, end);
       const typename V::Mask near = r2 < vh2;  // F1: bools, and `&` keeps it branch-free
       const typename V::Mask in = live & near;
-      if (any(in)) f(first, dx, dy, r2, in);
+      // Vector groups run the body even with no lane within h: a branch on
+      // that mispredicts often enough to cost more than the masked work it
+      // saves (measured: Müller's step 1.15-1.26x faster without it,
+      // DFSPH's unchanged). With one lane the test is the whole pair.
+      if (V::kWidth > 1 || any(in)) f(first, dx, dy, r2, in);
     }
   });
 }
