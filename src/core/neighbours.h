@@ -13,8 +13,9 @@ namespace tidepool {
 // and `in` = the lanes that belong to the range and lie within h (i itself
 // included; possibly none, so f masks every term with it). Positions are in
 // grid order, so each range is contiguous and a load of kWidth neighbours is
-// one vector load: no gather, no neighbour list. A range's last, partial group is shifted back to stay inside the
-// arrays, its lanes before `j` switched off; needs n >= kWidth.
+// one vector load: no gather, no neighbour list. A group that would run
+// past the arrays' end is shifted back, its lanes before `j` switched off;
+// needs n >= kWidth.
 template <class V, class F>
 inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i, float h2,
                       F&& f) {
