@@ -97,8 +97,8 @@ namespace {
 // too. The top particles are not a sharp surface: the top layers'
 // kernel-truncated density reads as under-dense, the solver only pushes, so
 // they stand looser than the bulk (measured: the top particles plus half a
-// spacing are 0.5-0.8 spacings above the level, with 8 or 4 lanes). Measured from there, every
-// depth would carry that offset (~100 Pa here), which is the surface's
+// spacing are 0.5-0.8 spacings above the level, with 8 or 4 lanes).
+// Measured from there, every depth would carry that offset (~100 Pa here), which is the surface's
 // structure, not the hydrostatic law the bulk obeys. What the test does
 // catch: pressure that does not carry the weight above it, and a bulk that
 // is compressed (the Müller solver at stiffness 100 instead of 400 reads

@@ -182,9 +182,8 @@ TEST_CASE("the sorted, vectorised step equals the O(n^2) sums of its equations",
   }
   const float dt = 1e-4f;
   for (const Case& c : cases) {
-    std::vector<int> widths{1};
-    for (int lanes : {4, 8})
-      if (lanes <= World::simd_width()) widths.push_back(lanes);
+    std::vector<int> widths{1};  // the scalar path, then every vector width
+    for (int lanes : vector_widths()) widths.push_back(lanes);
     for (int lanes : widths) {
       INFO(c.name << ", " << lanes << " lanes");
       World before(c.params);

@@ -27,14 +27,6 @@ void load(Pair& w, const char* scene, const char* preset, int particles, int lan
   REQUIRE(w.simd.lanes() == lanes);
 }
 
-// Every vector width the build has: 4 (SSE2 or wasm SIMD) and, with AVX2, 8.
-std::vector<int> vector_widths() {
-  std::vector<int> widths;
-  for (int lanes : {4, 8})
-    if (lanes <= World::simd_width()) widths.push_back(lanes);
-  return widths;
-}
-
 // Largest relative density difference and position difference (over h),
 // and the share of particles that moved apart by more than 1e-5 h, matched by
 // particle id (both worlds sort the same way, but don't rely on it).
@@ -71,42 +63,42 @@ TEST_CASE("the SIMD build has vector lanes", "[simd]") {
 
 TEST_CASE("SIMD and scalar pair loops agree to round-off", "[simd][determinism]") {
   for (int lanes : vector_widths()) {
-  for (const char* preset : {"water", "wcsph"}) {
-    for (const char* scene : {"dam-break", "drop"}) {
-      INFO(scene << " / " << preset << " / " << lanes << " lanes");
-      Pair w;
-      load(w, scene, preset, 1200, lanes);
-      // From the same mid-splash state, one step through every stage: the
-      // pair terms are the same, only their summation order differs.
-      for (int f = 0; f < 20; ++f) w.simd.advance(1.0f / 60.0f);
-      w.scalar = w.simd;
-      w.scalar.set_lanes(1);
-      const FrameStats s1 = w.simd.step(0.002f), s2 = w.scalar.step(0.002f);
-      CHECK(s1.solver_iterations == s2.solver_iterations);
-      CHECK(s1.divergence_iterations == s2.divergence_iterations);
-      double density = 0.0, position = 0.0, apart = 0.0;
-      compare(w.simd, w.scalar, &density, &position, &apart);
-      INFO("after one step: density " << density << ", position / h " << position << ", share apart "
-                                      << apart);
-      CHECK(density < 1e-5);
-      // DFSPH's warm start switches on per particle where it is predicted
-      // compressed: a particle at the threshold could flip on round-off and
-      // take a visibly different step (measured: none, all within 3e-6 h).
-      CHECK(apart < 0.01);
-      CHECK(position < 1e-2);
-      // A second more: round-off grows chaotically in a splash (kinetic
-      // energy measured up to 18 % apart, mean density error up to 26 %, at
-      // three iterations a step), so this only guards against gross
-      // differences, e.g. one path compressing twice as much.
-      for (int f = 0; f < 60; ++f) {
-        w.simd.advance(1.0f / 60.0f);
-        w.scalar.advance(1.0f / 60.0f);
+    for (const char* preset : {"water", "wcsph"}) {
+      for (const char* scene : {"dam-break", "drop"}) {
+        INFO(scene << " / " << preset << " / " << lanes << " lanes");
+        Pair w;
+        load(w, scene, preset, 1200, lanes);
+        // From the same mid-splash state, one step through every stage: the
+        // pair terms are the same, only their summation order differs.
+        for (int f = 0; f < 20; ++f) w.simd.advance(1.0f / 60.0f);
+        w.scalar = w.simd;
+        w.scalar.set_lanes(1);
+        const FrameStats s1 = w.simd.step(0.002f), s2 = w.scalar.step(0.002f);
+        CHECK(s1.solver_iterations == s2.solver_iterations);
+        CHECK(s1.divergence_iterations == s2.divergence_iterations);
+        double density = 0.0, position = 0.0, apart = 0.0;
+        compare(w.simd, w.scalar, &density, &position, &apart);
+        INFO("after one step: density " << density << ", position / h " << position << ", share apart "
+                                        << apart);
+        CHECK(density < 1e-5);
+        // DFSPH's warm start switches on per particle where it is predicted
+        // compressed: a particle at the threshold could flip on round-off and
+        // take a visibly different step (measured: none, all within 3e-6 h).
+        CHECK(apart < 0.01);
+        CHECK(position < 1e-2);
+        // A second more: round-off grows chaotically in a splash (kinetic
+        // energy measured up to 18 % apart, mean density error up to 26 %, at
+        // three iterations a step), so this only guards against gross
+        // differences, e.g. one path compressing twice as much.
+        for (int f = 0; f < 60; ++f) {
+          w.simd.advance(1.0f / 60.0f);
+          w.scalar.advance(1.0f / 60.0f);
+        }
+        const FrameStats a = w.simd.last_stats(), b = w.scalar.last_stats();
+        INFO("after 1 s: KE " << a.kinetic_energy << " vs " << b.kinetic_energy << ", mean density error "
+                              << a.mean_density_error << " vs " << b.mean_density_error);
+        CHECK(a.mean_density_error == Approx(b.mean_density_error).epsilon(0.5).margin(1e-4));
       }
-      const FrameStats a = w.simd.last_stats(), b = w.scalar.last_stats();
-      INFO("after 1 s: KE " << a.kinetic_energy << " vs " << b.kinetic_energy << ", mean density error "
-                            << a.mean_density_error << " vs " << b.mean_density_error);
-      CHECK(a.mean_density_error == Approx(b.mean_density_error).epsilon(0.5).margin(1e-4));
     }
-  }
   }
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "tidepool/scenes.h"
 #include "tidepool/world.h"
@@ -38,6 +39,14 @@ inline Momentum momentum(const World& w) {
     m.scale += mass * std::hypot(p.vx[i], p.vy[i]);
   }
   return m;
+}
+
+// Every vector width the build has: 4 (SSE2 or wasm SIMD) and, with AVX2, 8.
+inline std::vector<int> vector_widths() {
+  std::vector<int> widths;
+  for (int lanes : {4, 8})
+    if (lanes <= World::simd_width()) widths.push_back(lanes);
+  return widths;
 }
 
 // A square block of n x n particles at spacing s, centred at (cx, cy), with

@@ -523,8 +523,8 @@ void World::compute_forces(float dt) {
         const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
-        // that need them. The self pair adds nothing but
-        // its colour-field Laplacian: r_ii = 0 and v_i - v_i = 0.
+        // that need them. The self pair adds nothing but its colour-field
+        // Laplacian: r_ii = 0 and v_i - v_i = 0.
         for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, Mask in) {
           const V r = sqrt(r2);
           const V inv_rhoj = V::load(inv_rho + j);
