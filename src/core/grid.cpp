@@ -53,4 +53,24 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
   start_[0] = 0;
 }
 
+void Grid::bands(int min_points, std::vector<int>* cuts) const {
+  // Reserved with slack like start_: the row count creeps up in a splash.
+  const size_t most = static_cast<size_t>(ny_ / kRing + 2);
+  if (cuts->capacity() < most) cuts->reserve(most + most / 4);
+  cuts->assign(1, 0);
+  int rows = 0;
+  for (int row = 0; row < ny_ && cuts->back() < n_; ++row) {
+    const int end = start_[static_cast<size_t>(row + 1) * nx_];
+    if (++rows >= kRing && end - cuts->back() >= min_points) {
+      cuts->push_back(end);
+      rows = 0;
+    }
+  }
+  // A short remainder joins the last band.
+  if (cuts->back() < n_) {
+    if (cuts->size() > 1) cuts->back() = n_;
+    else cuts->push_back(n_);
+  }
+}
+
 }  // namespace tidepool

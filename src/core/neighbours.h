@@ -6,22 +6,20 @@
 
 namespace tidepool {
 
-// Visits the candidates of particle i (the five sorted-index ranges of its
-// cell block, grid.h) V::kWidth at a time and calls
+// Visits the candidates of particle i in the index ranges that
+// ranges(visit) hands to visit(begin, end), V::kWidth at a time, and calls
 //   f(j, dx, dy, r2, in)
 // for lanes j .. j + kWidth - 1, with r_ij = x_i - x_j, its squared length,
-// and `in` = the lanes that belong to the range and lie within h (i itself
-// included; possibly none, so f masks every term with it). Positions are in
-// grid order, so each range is contiguous and a load of kWidth neighbours is
-// one vector load: no gather, no neighbour list. A group that would run
-// past the arrays' end is shifted back, its lanes before `j` switched off;
-// needs n >= kWidth.
-template <class V, class F>
-inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i, float h2,
-                      F&& f) {
-  const float xi = x[i], yi = y[i];
-  const V vxi(xi), vyi(yi), vh2(h2);
-  grid.for_each_range(xi, yi, [&](int begin, int end) {
+// and `in` = the lanes that belong to the range and lie within h (possibly
+// none, so f masks every term with it). Positions are in grid order, so each
+// range is contiguous and a load of kWidth neighbours is one vector load: no
+// gather, no neighbour list. A group that would run past the arrays' end is
+// shifted back, its lanes before `j` switched off; needs n >= kWidth.
+template <class V, class Ranges, class F>
+TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int n, const float* x, const float* y,
+                                 int i, float h2, F&& f) {
+  const V vxi(x[i]), vyi(y[i]), vh2(h2);
+  ranges([&](int begin, int end) {
     for (int j = begin; j < end; j += V::kWidth) {
       const int first = j + V::kWidth <= n ? j : n - V::kWidth;
       const V dx = vxi - V::load(x + first), dy = vyi - V::load(y + first);
@@ -37,6 +35,28 @@ inline void for_pairs(const Grid& grid, int n, const float* x, const float* y, i
       if (V::kWidth > 1 || any(in)) f(first, dx, dy, r2, in);
     }
   });
+}
+
+// Every candidate of i: the five ranges of its cell block (grid.h), i
+// itself included.
+template <class V, class F>
+TIDEPOOL_INLINE void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i,
+                               float h2, F&& f) {
+  const float xi = x[i], yi = y[i];
+  scan_ranges<V>([&](const auto& visit) { grid.for_each_range(xi, yi, visit); }, n, x, y, i, h2, f);
+}
+
+// The candidates after i in sorted order (Grid::for_each_forward_range):
+// each pair once, i itself never. A pass that adds a pair's term to both
+// ends runs on half the candidates of for_pairs; it writes to j, so it runs
+// in bands (World::for_bands). The lanes of a group past its range are
+// loaded and stored back unchanged: up to kWidth - 1 entries past the range.
+template <class V, class F>
+TIDEPOOL_INLINE void for_forward_pairs(const Grid& grid, int n, const float* x, const float* y,
+                                       int i, float h2, F&& f) {
+  const float xi = x[i], yi = y[i];
+  scan_ranges<V>([&](const auto& visit) { grid.for_each_forward_range(i, xi, yi, visit); }, n, x,
+                 y, i, h2, f);
 }
 
 // Walks entries [begin, end) of a neighbour list V::kWidth at a time:

@@ -10,7 +10,10 @@
 //   pressure     DFSPH: divergence + density solves
 //
 // Pair stages run on the SIMD lanes of simd.h over the grid's cell ranges
-// (neighbours.h): about 50 candidates tested per particle, 4 or 8 at a time.
+// (neighbours.h), 4 or 8 candidates at a time: DFSPH's density pass tests
+// all of a particle's ~50 candidates (its solves need whole neighbour
+// lists); the other pair passes visit each pair once, from the particle
+// that comes first in sorted order, and add its term to both particles.
 //   integrate    symplectic Euler or leapfrog
 //   boundaries   container, obstacles, emitters, sinks, safety net
 #include "tidepool/world.h"
@@ -35,6 +38,12 @@ void with_constant(int v, F&& f) {
     with_constant<N - 1>(v, f);
   }
 }
+
+// Fewest particles in a band of for_bands: at least a lane group, so the
+// untouched lanes a group reads and writes back past a range end stay
+// within the next band but one; more keeps a band worth a task.
+constexpr int kMinBand = 64;
+static_assert(kMinBand >= Lanes::kWidth, "a band holds at least a lane group");
 
 }  // namespace
 
@@ -289,6 +298,7 @@ void World::sort_and_bin() {
   Particles& p = particles_;
   const int n = p.size();
   grid_.build(p.x.data(), p.y.data(), n, params_.h);
+  grid_.bands(kMinBand, &bands_);
   // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
   // id) so that entry order[k] moves to position k, in one parallel loop.
   // The other fields are rewritten later in every step before anything
@@ -331,25 +341,6 @@ void World::compute_density() {
   normal_y_.resize(static_cast<size_t>(n));
   p.surface.resize(static_cast<size_t>(n));
   const float flag2 = h2 * P.surface_threshold * P.surface_threshold;
-  const MullerKernels K(h);
-  const CubicKernel C(h);
-  // Müller 2003: the equation of state, per particle as its density is known.
-  const float k_eos = P.stiffness, neg = P.negative_pressure;
-  const bool tait = P.eos == Eos::Tait;
-  auto eos = [&](float rho) {
-    float pr;
-    if (tait) {
-      // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so
-      // that dp/drho at rho0 is k, as for the ideal-gas form.
-      const float r = rho / rho0;
-      const float r2 = r * r, r4 = r2 * r2;
-      pr = k_eos * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
-    } else {
-      pr = k_eos * (rho - rho0);  // Müller eq. 12
-    }
-    return pr < 0.0f ? pr * neg : pr;
-  };
-  if (!dfsph) pressure_rho_.resize(static_cast<size_t>(n));
   // rho_i = sum_j m W_ij (self included) + rho_b(d_i); Müller 2003 uses
   // poly6 (eq. 20), DFSPH the cubic spline and, in the same pass, its factor
   //   alpha_i = rho_i / (|sum_j m grad W_ij + grad rho_b,i|^2 + sum_j |m grad W_ij|^2)
@@ -365,103 +356,182 @@ void World::compute_density() {
   // term and the surface flag (|n| / h is the colour-field gradient |grad c|
   // of Müller eq. 15-16), and saves a pass over the pairs.
   //
-  // DFSPH lists each pair with m grad W_ij here, where the pass has it in
-  // hand: pack() moves a lane group's pairs to the list's end at once (a
-  // lane permutation with AVX2 or wasm SIMD), i itself left out. Each block
-  // of particles fills its own buffer, grown to hold the worst case of the
-  // next particle (all its candidates) before it is scanned.
-  const int blocks = (n + kListBlock - 1) / kListBlock;
+  // What the pass leaves per particle, once its sums are complete.
+  auto finish = [&](int i, float rho_sum, float sx, float sy) {
+    float wr, gx, gy;
+    wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
+    wall_gx_[i] = gx;
+    wall_gy_[i] = gy;
+    const float density = m * rho_sum + wr;
+    p.density[i] = density;
+    inv_rho_[i] = 1.0f / density;
+    const float nx = normal_scale * sx, ny = normal_scale * sy;
+    normal_x_[i] = nx;
+    normal_y_[i] = ny;
+    p.surface[i] = nx * nx + ny * ny > flag2;
+    return density;
+  };
   if (dfsph) {
-    list_end_.resize(static_cast<size_t>(n));
-    if (list_blocks_.size() < static_cast<size_t>(blocks)) list_blocks_.resize(static_cast<size_t>(blocks));
+    dfsph_density(finish);
+  } else {
+    muller_density(finish);
   }
-  // One instance per lane type and solver: a loop that carries only its
-  // solver's sums keeps them in registers.
-  auto run = [&](auto lanes, auto solver) {
+}
+
+// Sets entries [0, n) of each array to zero (a null array is skipped): the
+// sums the forward pair passes add to.
+void World::zero(int n, std::initializer_list<float*> arrays) const {
+  parallel(n, [&](int begin, int end) {
+    for (float* a : arrays)
+      if (a) std::fill(a + begin, a + end, 0.0f);
+  });
+}
+
+// Müller 2003's density pass visits each pair once (for_forward_pairs) and
+// adds W_ij and grad W_ij to both ends: half the candidates of a full scan.
+// Sums go to density and normal_x_/y_ (their own sums from i's scan, the
+// others from the earlier particles whose forward ranges hold i); the
+// particle's own W(0) and the rest are added once every band is done.
+template <class Finish>
+void World::muller_density(const Finish& finish) {
+  Particles& p = particles_;
+  const int n = p.size();
+  const Params& P = params_;
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  const float h2 = P.h * P.h, rho0 = P.rest_density;
+  const MullerKernels K(P.h);
+  float* rho = p.density.data();
+  float* sx = normal_x_.data();
+  float* sy = normal_y_.data();
+  float* found = neighbours_.data();
+  zero(n, {rho, sx, sy});
+  with_lanes(lanes_, n, [&](auto lanes) {
+    using V = decltype(lanes);
+    for_bands([&](int begin, int end) {
+      // Local copies: the stores below could alias K's fields for all the
+      // compiler knows, which would reload them in every lane group.
+      const MullerKernels k = K;
+      float* const rho_all = rho;
+      float* const sx_all = sx;
+      float* const sy_all = sy;
+      for (int i = begin; i < end; ++i) {
+        V rho_i(0.0f), sx_i(0.0f), sy_i(0.0f);
+        int pairs = 0;
+        for_forward_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+          pairs += lane_count(in);
+          const V w = select(in, k.poly6_lanes(r2));
+          const V g = select(in, k.poly6_grad_lanes(r2));
+          const V gx = g * dx, gy = g * dy;  // grad W_ij; grad W_ji = -grad W_ij
+          rho_i += w;
+          sx_i += gx;
+          sy_i += gy;
+          store(V::load(rho_all + j) + w, rho_all + j);
+          store(V::load(sx_all + j) - gx, sx_all + j);
+          store(V::load(sy_all + j) - gy, sy_all + j);
+        });
+        rho_all[i] += sum(rho_i);
+        sx_all[i] += sum(sx_i);
+        sy_all[i] += sum(sy_i);
+        found[i] = static_cast<float>(pairs);
+      }
+    });
+  });
+  // Müller 2003: the equation of state, per particle as its density is known.
+  const float k_eos = P.stiffness, neg = P.negative_pressure;
+  const bool tait = P.eos == Eos::Tait;
+  auto eos = [&](float density) {
+    float pr;
+    if (tait) {
+      // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so
+      // that dp/drho at rho0 is k, as for the ideal-gas form.
+      const float r = density / rho0;
+      const float r2 = r * r, r4 = r2 * r2;
+      pr = k_eos * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
+    } else {
+      pr = k_eos * (density - rho0);  // Müller eq. 12
+    }
+    return pr < 0.0f ? pr * neg : pr;
+  };
+  pressure_rho_.resize(static_cast<size_t>(n));
+  const float w0 = K.poly6_lanes(F1(0.0f)).v;
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const float density = finish(i, rho[i] + w0, sx[i], sy[i]);
+      const float pr = eos(density);
+      p.pressure[i] = pr;
+      pressure_rho_[i] = pr * inv_rho_[i];  // for the pressure force's pair terms
+    }
+  });
+}
+
+// DFSPH's density pass scans every candidate of every particle: its solves
+// need each particle's whole list, m grad W_ij for every neighbour, which
+// the pass has in hand: pack() moves a lane group's pairs to the list's end
+// at once (a lane permutation with AVX2 or wasm SIMD), i itself left out.
+// Each block of particles fills its own buffer, grown to hold the worst
+// case of the next particle (all its candidates) before it is scanned.
+template <class Finish>
+void World::dfsph_density(const Finish& finish) {
+  Particles& p = particles_;
+  const int n = p.size();
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  const float m = params_.mass, h2 = params_.h * params_.h;
+  const CubicKernel C(params_.h);
+  const int blocks = (n + kListBlock - 1) / kListBlock;
+  list_end_.resize(static_cast<size_t>(n));
+  if (list_blocks_.size() < static_cast<size_t>(blocks)) list_blocks_.resize(static_cast<size_t>(blocks));
+  with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     constexpr int W = V::kWidth;
-    constexpr bool kDfsph = decltype(solver)::value;
     parallel(blocks, [&](int b0, int b1) {
       for (int b = b0; b < b1; ++b) {
-        ListBlock* list = kDfsph ? &list_blocks_[static_cast<size_t>(b)] : nullptr;
+        ListBlock& list = list_blocks_[static_cast<size_t>(b)];
         int k = 0;  // the block's list cursor
         const int last = std::min(n, (b + 1) * kListBlock);
         for (int i = b * kListBlock; i < last; ++i) {
-          if constexpr (kDfsph) {
-            int candidates = 0;
-            grid_.for_each_range(x[i], y[i], [&](int begin, int end) { candidates += end - begin; });
-            const size_t need = static_cast<size_t>(k + candidates + W);
-            if (list->j.size() < need) {
-              const size_t grown = need + need / 4;
-              list->j.resize(grown);
-              list->gx.resize(grown);
-              list->gy.resize(grown);
-            }
+          int candidates = 0;
+          grid_.for_each_range(x[i], y[i], [&](int begin, int end) { candidates += end - begin; });
+          const size_t need = static_cast<size_t>(k + candidates + W);
+          if (list.j.size() < need) {
+            const size_t grown = need + need / 4;
+            list.j.resize(grown);
+            list.gx.resize(grown);
+            list.gy.resize(grown);
           }
-          int* lj = kDfsph ? list->j.data() : nullptr;
-          float* lgx = kDfsph ? list->gx.data() : nullptr;
-          float* lgy = kDfsph ? list->gy.data() : nullptr;
+          int* lj = list.j.data();
+          float* lgx = list.gx.data();
+          float* lgy = list.gy.data();
           V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
           int found = 0;
           for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
             found += lane_count(in);
-            if constexpr (kDfsph) {
-              const V r = sqrt(r2);
-              const V g = select(in, C.grad_lanes(r));
-              rho += select(in, C.value_lanes(r));
-              sx += g * dx;
-              sy += g * dy;
-              sum2 += g * g * r2;
-              const unsigned self = static_cast<unsigned>(i - j);  // i's lane, if in this group
-              const int bits = lane_bits(in) & ~(self < unsigned{W} ? 1 << self : 0);
-              k += V::pack(bits, j, V(m) * g * dx, V(m) * g * dy, lj + k, lgx + k, lgy + k);
-            } else {
-              rho += select(in, K.poly6_lanes(r2));
-              const V g = select(in, K.poly6_grad_lanes(r2));
-              sx += g * dx;
-              sy += g * dy;
-            }
+            const V r = sqrt(r2);
+            const V g = select(in, C.grad_lanes(r));
+            rho += select(in, C.value_lanes(r));
+            sx += g * dx;
+            sy += g * dy;
+            sum2 += g * g * r2;
+            const unsigned self = static_cast<unsigned>(i - j);  // i's lane, if in this group
+            const int bits = lane_bits(in) & ~(self < unsigned{W} ? 1 << self : 0);
+            k += V::pack(bits, j, V(m) * g * dx, V(m) * g * dy, lj + k, lgx + k, lgy + k);
           });
-          if constexpr (kDfsph) list_end_[i] = k;
-          float wr, gx, gy;
-          wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
-          wall_gx_[i] = gx;
-          wall_gy_[i] = gy;
-          const float density = m * sum(rho) + wr;
-          p.density[i] = density;
-          inv_rho_[i] = 1.0f / density;
+          list_end_[i] = k;
           neighbours_[i] = static_cast<float>(found - 1);
-          const float nx = normal_scale * sum(sx), ny = normal_scale * sum(sy);
-          normal_x_[i] = nx;
-          normal_y_[i] = ny;
-          p.surface[i] = nx * nx + ny * ny > flag2;
-          if constexpr (kDfsph) {
-            const float ax = m * sum(sx) + gx, ay = m * sum(sy) + gy;
-            const float denom = ax * ax + ay * ay + m * m * sum(sum2);
-            // A particle with no neighbours and no wall cannot be compressed.
-            factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
-          } else {
-            const float pr = eos(density);
-            p.pressure[i] = pr;
-            pressure_rho_[i] = pr * inv_rho_[i];  // for the pressure force's pair terms
-          }
+          const float density = finish(i, sum(rho), sum(sx), sum(sy));
+          const float ax = m * sum(sx) + wall_gx_[i], ay = m * sum(sy) + wall_gy_[i];
+          const float denom = ax * ax + ay * ay + m * m * sum(sum2);
+          // A particle with no neighbours and no wall cannot be compressed.
+          factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
         }
         // The solves read whole lane groups past a list's end (for_list): the
         // block's last list is followed by index 0 and zero gradients.
-        if constexpr (kDfsph) {
-          std::fill_n(list->j.begin() + k, kListPad, 0);
-          std::fill_n(list->gx.begin() + k, kListPad, 0.0f);
-          std::fill_n(list->gy.begin() + k, kListPad, 0.0f);
-        }
+        std::fill_n(list.j.begin() + k, kListPad, 0);
+        std::fill_n(list.gx.begin() + k, kListPad, 0.0f);
+        std::fill_n(list.gy.begin() + k, kListPad, 0.0f);
       }
     });
-  };
-  with_lanes(lanes_, n, [&](auto lanes) {
-    if (dfsph) {
-      run(lanes, std::true_type{});
-    } else {
-      run(lanes, std::false_type{});
-    }
   });
 }
 
@@ -473,6 +543,12 @@ bool World::cohesion_on() const {
 // or cohesion, Akinci 2013), XSPH (Monaghan 1989), gravity and pointer forces, as accelerations; for
 // Müller 2003 also the pressure force (eq. 10), in the same pass over the
 // pairs. DFSPH's solves add pressure afterwards.
+//
+// Every pair term is a coefficient symmetric in i and j times a vector that
+// changes sign (r_ij, v_j - v_i, n_i - n_j), so the pass visits each pair
+// once (for_forward_pairs, for_bands) and adds the term to i and subtracts
+// it from j. The colour field's sums are not antisymmetric (m / rho_j for
+// i, m / rho_i for j) and get their own arrays.
 void World::compute_forces(float dt) {
   Particles& p = particles_;
   const int n = p.size();
@@ -502,6 +578,17 @@ void World::compute_forces(float dt) {
   const float two_rho0 = 2.0f * P.rest_density;
   const float* nx_all = normal_x_.data();
   const float* ny_all = normal_y_.data();
+  float* ax = p.ax.data();
+  float* ay = p.ay.data();
+  if (colour) {
+    colour_x_.resize(static_cast<size_t>(n));
+    colour_y_.resize(static_cast<size_t>(n));
+    colour_lap_.resize(static_cast<size_t>(n));
+  }
+  float* cx = colour_x_.data();
+  float* cy = colour_y_.data();
+  float* clap = colour_lap_.data();
+  zero(n, {ax, ay, colour ? cx : nullptr, colour ? cy : nullptr, colour ? clap : nullptr});
   // One instance of the pair loop per lane type and set of terms (if
   // constexpr below): a loop that carries only the terms it uses keeps more
   // of its sums and constants in registers (callgrind: 22 % fewer
@@ -514,127 +601,92 @@ void World::compute_forces(float dt) {
     constexpr int kTerms = decltype(terms)::value;
     constexpr bool kPressure = kTerms & kTermPressure, kXsph = kTerms & kTermXsph;
     constexpr bool kColour = kTerms & kTermColour, kCohesion = kTerms & kTermCohesion;
-    parallel(n, [&](int begin, int end) {
+    for_bands([&](int begin, int end) {
+      // Local copies: the stores to j's sums could alias these for all the
+      // compiler knows, which would reload them in every lane group.
+      const MullerKernels k_muller = K;
+      const CubicKernel k_cubic = C;
+      const CohesionKernel k_cohesion = Coh;
+      float* const ax_all = ax;
+      float* const ay_all = ay;
+      float* const cx_all = cx;
+      float* const cy_all = cy;
+      float* const clap_all = clap;
       for (int i = begin; i < end; ++i) {
-        V visc_vx(0.0f), visc_vy(0.0f), xs_vx(0.0f), xs_vy(0.0f);
-        V pfx(0.0f), pfy(0.0f), tx(0.0f), ty(0.0f), lapv(0.0f);
-        const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
+        V ax_i(0.0f), ay_i(0.0f), cx_i(0.0f), cy_i(0.0f), lap_i(0.0f);
+        const float vxi = vx[i], vyi = vy[i], rhoi = rho[i], inv_rhoi = inv_rho[i];
         const float nxi = nx_all[i], nyi = ny_all[i];
         const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
-        // that need them. The self pair adds nothing but its colour-field
-        // Laplacian: r_ii = 0 and v_i - v_i = 0.
-        for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, Mask in) {
+        // that need them.
+        for_forward_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, Mask in) {
           const V r = sqrt(r2);
           const V inv_rhoj = V::load(inv_rho + j);
-          const V vol = select(in, V(m) * inv_rhoj);
           const V dvx = V::load(vx + j) - V(vxi), dvy = V::load(vy + j) - V(vyi);
-          const V lv = vol * K.viscosity_laplacian_lanes(r);
-          visc_vx += dvx * lv;
-          visc_vy += dvy * lv;
+          // Viscosity, mu m / (rho_i rho_j) lap W (v_j - v_i): eq. 14 over rho_i.
+          V dv_coef = V(mu * m * inv_rhoi) * inv_rhoj * k_muller.viscosity_laplacian_lanes(r);
           V inv_sum(0.0f);
           if constexpr (kXsph || kCohesion) inv_sum = V(1.0f) / (V(rhoi) + V::load(rho + j));
           if constexpr (kXsph) {
-            const V w = select(in, V(2.0f * m) * inv_sum *
-                                       (kPressure ? K.poly6_lanes(r2) : C.value_lanes(r)));
-            xs_vx += dvx * w;
-            xs_vy += dvy * w;
+            dv_coef += V(xsph * 2.0f * m) * inv_sum *
+                       (kPressure ? k_muller.poly6_lanes(r2) : k_cubic.value_lanes(r));
           }
+          V fx = dv_coef * dvx, fy = dv_coef * dvy;
           // 1/r of a pair with a direction: spiky's gradient and the
-          // cohesion pull are singular at r = 0 (i itself, or a coincident
-          // particle), where the pair pushes nowhere.
+          // cohesion pull are singular at r = 0 (a coincident particle),
+          // where the pair pushes nowhere.
           V inv_r(0.0f);
           if constexpr (kPressure || kCohesion) inv_r = select(in & (r2 > V(0.0f)), V(1.0f) / r);
           if constexpr (kPressure) {
             const V prj = V::load(pr_rho + j);  // p_j / rho_j
-            // Symmetric: pair term identical for (i,j) and (j,i) up to the
-            // sign of grad W, so sum_i m_i a_i = 0 (Monaghan 1992). Müller
-            // eq. 10: the arithmetic mean of the two pressures over rho_j.
+            // Symmetric: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992). Müller
+            // eq. 10 over rho_i: (p_i + p_j) / (2 rho_i rho_j), the
+            // arithmetic mean of the two pressures. Both are symmetric.
             const V s = symmetric ? V(pi_rho2) + prj * inv_rhoj
                                   : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
-            const V gp = s * K.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
-            pfx += gp * dx;
-            pfy += gp * dy;
-          }
-          if constexpr (kColour) {
-            // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15). The
-            // Laplacian includes the particle itself (seed 000 leaves it
-            // out): without it the force on a surface particle has the wrong
-            // size, and square drops spread instead of rounding up (measured).
-            lapv += vol * K.poly6_laplacian_lanes(r2);
-            const V g = vol * K.poly6_grad_lanes(r2);
-            tx += g * dx;
-            ty += g * dy;
+            const V gp = V(m) * s * k_muller.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
+            fx = fx - gp * dx;
+            fy = fy - gp * dy;
           }
           if constexpr (kCohesion) {
-            // Akinci et al. 2013, eq. 1-5, per unit mass and gamma:
-            //   K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j)
-            // pairwise antisymmetric (momentum-conserving); K_ij > 1 where the
-            // neighbourhood is thin, which strengthens the surface.
-            const V k = select(in, V(two_rho0) * inv_sum);
-            const V pull = k * V(m) * Coh.value_lanes(r) * inv_r;
-            tx += pull * dx + k * (V(nxi) - V::load(nx_all + j));
-            ty += pull * dy + k * (V(nyi) - V::load(ny_all + j));
+            // Akinci et al. 2013, eq. 1-5, per unit mass:
+            //   -gamma K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j);
+            // K_ij > 1 where the neighbourhood is thin, which strengthens
+            // the surface.
+            const V k = V(two_rho0 * sigma) * inv_sum;
+            const V pull = k * V(m) * k_cohesion.value_lanes(r) * inv_r;
+            fx = fx - (pull * dx + k * (V(nxi) - V::load(nx_all + j)));
+            fy = fy - (pull * dy + k * (V(nyi) - V::load(ny_all + j)));
+          }
+          fx = select(in, fx);
+          fy = select(in, fy);
+          ax_i += fx;
+          ay_i += fy;
+          store(V::load(ax_all + j) - fx, ax_all + j);
+          store(V::load(ay_all + j) - fy, ay_all + j);
+          if constexpr (kColour) {
+            // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15): its
+            // gradient and Laplacian, for i with m / rho_j, for j with
+            // m / rho_i.
+            const V vol_j = select(in, V(m) * inv_rhoj), vol_i = select(in, V(m * inv_rhoi));
+            const V lap = k_muller.poly6_laplacian_lanes(r2);
+            const V g = k_muller.poly6_grad_lanes(r2);
+            lap_i += vol_j * lap;
+            cx_i += vol_j * g * dx;
+            cy_i += vol_j * g * dy;
+            store(V::load(clap_all + j) + vol_i * lap, clap_all + j);
+            store(V::load(cx_all + j) - vol_i * g * dx, cx_all + j);
+            store(V::load(cy_all + j) - vol_i * g * dy, cy_all + j);
           }
         });
-        float axi = gx + mu * sum(visc_vx) / rhoi + xsph * sum(xs_vx);
-        float ayi = gy + mu * sum(visc_vy) / rhoi + xsph * sum(xs_vy);
-        if (kPressure) {
-          // The wall as mirrored fluid at the particle's own pressure (Akinci
-          // et al. 2012): -(p_i / rho_i^2) grad rho_b.
-          axi -= m * sum(pfx) + pi_rho2 * wall_gx_[i];
-          ayi -= m * sum(pfy) + pi_rho2 * wall_gy_[i];
+        ax_all[i] += sum(ax_i);
+        ay_all[i] += sum(ay_i);
+        if constexpr (kColour) {
+          cx_all[i] += sum(cx_i);
+          cy_all[i] += sum(cy_i);
+          clap_all[i] += sum(lap_i);
         }
-        if (kCohesion) {
-          axi -= sigma * sum(tx);
-          ayi -= sigma * sum(ty);
-        }
-        const float nx = sum(tx), ny = sum(ty), nlen = std::sqrt(nx * nx + ny * ny);
-        if (kColour && nlen > thresh && nlen > 0.0f) {
-          // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
-          const float s = -sigma * sum(lapv) / (nlen * rhoi);
-          axi += s * nx;
-          ayi += s * ny;
-        }
-        for (const PointerForce& f : pointers_) {
-          const float dx = x[i] - f.position.x, dy = y[i] - f.position.y;
-          const float d2 = dx * dx + dy * dy;
-          if (d2 >= f.radius * f.radius) continue;
-          const float d = std::sqrt(d2);
-          const float fall = 1.0f - d / f.radius;  // 1 at the centre, 0 at the rim
-          if (d > 1e-6f) {
-            axi += f.strength * fall * dx / d;
-            ayi += f.strength * fall * dy / d;
-          }
-          // Stirring: relax the particle velocity toward the pointer's.
-          const float rate = std::min(f.stir * fall, 1.0f / dt);
-          axi += rate * (f.velocity.x - vxi);
-          ayi += rate * (f.velocity.y - vyi);
-        }
-        // Wall viscosity: eq. 14 against wall "particles" at rest,
-        // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
-        // on the tangential velocity only (the normal one is the pressure's
-        // job), and only on walls the fluid rests on (weighted by how much the
-        // wall faces up against gravity): it plays the part of the bed
-        // friction that slows a real surge, without gluing a film of fluid to
-        // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
-        // strength is stable.
-        const float wgx = wall_gx_[i], wgy = wall_gy_[i];
-        const float g2 = wgx * wgx + wgy * wgy;
-        if (wall_mu > 0.0f && g2 > 0.0f && gravity_len > 0.0f) {
-          // The wall gradient points into the wall: facing = -g_hat . n_hat.
-          const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
-          if (facing > 0.0f) {
-            const float vn = (vxi * wgx + vyi * wgy) / g2;
-            const float rate = facing * wall_mu * wall_lap_[i] / rhoi;
-            const float damp = rate / (1.0f + rate * dt);  // implicit Euler
-            axi -= damp * (vxi - vn * wgx);
-            ayi -= damp * (vyi - vn * wgy);
-          }
-        }
-        p.ax[i] = axi;
-        p.ay[i] = ayi;
       }
     });
   };
@@ -646,6 +698,72 @@ void World::compute_forces(float dt) {
       if constexpr (!((decltype(t)::value & kTermColour) && (decltype(t)::value & kTermCohesion)))
         run(lanes, t);
     });
+  });
+  // The terms of each particle alone, once its pair sums are complete.
+  const float self_lap = m * K.poly6_laplacian_lanes(F1(0.0f)).v;
+  parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
+      float axi = gx + ax[i];
+      float ayi = gy + ay[i];
+      if (pressure) {
+        // The wall as mirrored fluid at the particle's own pressure (Akinci
+        // et al. 2012): -(p_i / rho_i^2) grad rho_b.
+        const float pi_rho2 = pr[i] / (rhoi * rhoi);
+        axi -= pi_rho2 * wall_gx_[i];
+        ayi -= pi_rho2 * wall_gy_[i];
+      }
+      if (colour) {
+        const float nx = cx[i], ny = cy[i], nlen = std::sqrt(nx * nx + ny * ny);
+        if (nlen > thresh && nlen > 0.0f) {
+          // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
+          // The Laplacian includes the particle itself (seed 000 leaves it
+          // out): without it the force on a surface particle has the wrong
+          // size, and square drops spread instead of rounding up (measured).
+          const float s = -sigma * (clap[i] + self_lap / rhoi) / (nlen * rhoi);
+          axi += s * nx;
+          ayi += s * ny;
+        }
+      }
+      for (const PointerForce& f : pointers_) {
+        const float dx = x[i] - f.position.x, dy = y[i] - f.position.y;
+        const float d2 = dx * dx + dy * dy;
+        if (d2 >= f.radius * f.radius) continue;
+        const float d = std::sqrt(d2);
+        const float fall = 1.0f - d / f.radius;  // 1 at the centre, 0 at the rim
+        if (d > 1e-6f) {
+          axi += f.strength * fall * dx / d;
+          ayi += f.strength * fall * dy / d;
+        }
+        // Stirring: relax the particle velocity toward the pointer's.
+        const float rate = std::min(f.stir * fall, 1.0f / dt);
+        axi += rate * (f.velocity.x - vxi);
+        ayi += rate * (f.velocity.y - vyi);
+      }
+      // Wall viscosity: eq. 14 against wall "particles" at rest,
+      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
+      // on the tangential velocity only (the normal one is the pressure's
+      // job), and only on walls the fluid rests on (weighted by how much the
+      // wall faces up against gravity): it plays the part of the bed
+      // friction that slows a real surge, without gluing a film of fluid to
+      // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
+      // strength is stable.
+      const float wgx = wall_gx_[i], wgy = wall_gy_[i];
+      const float g2 = wgx * wgx + wgy * wgy;
+      if (wall_mu > 0.0f && g2 > 0.0f && gravity_len > 0.0f) {
+        // The wall gradient points into the wall: facing = -g_hat . n_hat.
+        const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
+        if (facing > 0.0f) {
+          const float vn = (vxi * wgx + vyi * wgy) / g2;
+          const float rate = facing * wall_mu * wall_lap_[i] / rhoi;
+          const float damp = rate / (1.0f + rate * dt);  // implicit Euler
+          axi -= damp * (vxi - vn * wgx);
+          ayi -= damp * (vyi - vn * wgy);
+        }
+      }
+      ax[i] = axi;
+      ay[i] = ayi;
+    }
   });
 }
 
@@ -758,6 +876,8 @@ void World::compute_stats(FrameStats& st) const {
   st.mean_density_error = n ? static_cast<float>(err_sum / n) : 0.0f;
   st.max_speed = std::sqrt(v2max);
   st.kinetic_energy = ke;
+  // Müller's pass counts each pair once, at its first particle.
+  if (params_.solver == Solver::Muller2003) nb_sum *= 2.0;
   st.mean_neighbours = n && have_nb ? static_cast<float>(nb_sum / n) : 0.0f;
 }
 
@@ -788,12 +908,12 @@ size_t World::bytes_per_particle() const {
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
                         &p.aux1, &p.x_prev, &p.y_prev, &neighbours_, &wall_gx_,
                         &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_,
-                        &inv_rho_, &pressure_rho_})
+                        &inv_rho_, &pressure_rho_, &colour_x_, &colour_y_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity();
   bytes += grid_.bytes();
-  bytes += list_end_.capacity() * sizeof(int);
+  bytes += (list_end_.capacity() + bands_.capacity()) * sizeof(int);
   for (const ListBlock& b : list_blocks_)
     bytes += b.j.capacity() * sizeof(int) + (b.gx.capacity() + b.gy.capacity()) * sizeof(float);
   return bytes / static_cast<size_t>(p.size());

@@ -14,6 +14,15 @@
 #include <cstdint>
 #include <vector>
 
+// The pair passes need their neighbour loops inlined whole: a loop left out
+// of line reaches the pass's constants through a pointer, and reloads them
+// after every store the pass makes (measured in the forward passes).
+#if defined(__GNUC__) || defined(__clang__)
+#define TIDEPOOL_INLINE inline __attribute__((always_inline))
+#else
+#define TIDEPOOL_INLINE inline
+#endif
+
 namespace tidepool {
 
 class Grid {
@@ -31,7 +40,7 @@ class Grid {
   int rows() const { return ny_; }
 
   // Cell of a point that was part of build().
-  int cell_of(float x, float y) const {
+  TIDEPOOL_INLINE int cell_of(float x, float y) const {
     int cx = static_cast<int>((x - x0_) * inv_cell_) + kRing;
     int cy = static_cast<int>((y - y0_) * inv_cell_) + kRing;
     cx = cx < kRing ? kRing : (cx > nx_ - 1 - kRing ? nx_ - 1 - kRing : cx);
@@ -51,6 +60,30 @@ class Grid {
       if (begin < end) f(begin, end);
     }
   }
+
+  // Calls f(begin, end) for the ranges of point i's block that come after i
+  // in sorted order: the rest of its own block row from i + 1, and the
+  // kRing rows above. Every pair within the radius is in exactly one of
+  // i's and j's forward ranges.
+  template <class F>
+  TIDEPOOL_INLINE void for_each_forward_range(int i, float x, float y, F&& f) const {
+    const int c = cell_of(x, y);
+    const int end0 = start_[c + kRing + 1];
+    if (i + 1 < end0) f(i + 1, end0);
+    for (int row = 1; row <= kRing; ++row) {
+      const int first = c + row * nx_ - kRing;
+      const int begin = start_[first];
+      const int end = start_[first + 2 * kRing + 1];
+      if (begin < end) f(begin, end);
+    }
+  }
+
+  // Cuts the sorted points into bands of whole cell rows, each at least
+  // kRing rows and min_points points (but the only one), for passes that
+  // write to forward neighbours (World::for_bands): the forward ranges of a
+  // band's points lie in it and the next band. cuts gets bands + 1 sorted
+  // indices, from 0 to n.
+  void bands(int min_points, std::vector<int>* cuts) const;
 
   // Visits every unordered pair (i, j), i < j in sorted order, with squared
   // distance <= radius^2, exactly once. Positions are the sorted arrays.

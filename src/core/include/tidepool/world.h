@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,8 @@ struct Clock {
 
 // Caller-supplied parallel loop: run body(begin, end, worker) over [0, n) in
 // chunks. The default runs everything inline on the calling thread. Results
-// never depend on how the range is split (each index writes only its own
-// outputs).
+// never depend on how the range is split (no two indices of a loop write the
+// same output).
 struct ParallelFor {
   using Body = void (*)(int begin, int end, void* ctx);
   void (*run)(int n, Body body, void* ctx, void* user) = nullptr;
@@ -211,7 +212,12 @@ class World {
   void build_wall_tables();
   // Stages (world.cpp, dfsph.cpp, boundary.cpp).
   void sort_and_bin();
+  void zero(int n, std::initializer_list<float*> arrays) const;
   void compute_density();
+  template <class Finish>
+  void muller_density(const Finish& finish);
+  template <class Finish>
+  void dfsph_density(const Finish& finish);
   bool cohesion_on() const;
   void compute_forces(float dt);
   void integrate(float dt);
@@ -235,6 +241,22 @@ class World {
     parallel_.run(
         n, [](int begin, int end, void* ctx) { (*static_cast<const Body*>(ctx))(begin, end); },
         const_cast<Body*>(&body), parallel_.user);
+  }
+  // Runs body(begin, end) over the sorted particles band by band
+  // (Grid::bands), for the pair passes that visit each pair once and add to
+  // both ends (neighbours.h, for_forward_pairs): a band writes to itself and
+  // the next band (plus up to a lane group of untouched entries past a range),
+  // so bands three apart never touch the same entry and run at once, in
+  // three rounds. Each entry then receives its sums in one order, whatever
+  // the thread count.
+  template <class Body>
+  void for_bands(const Body& body) const {
+    const int bands = static_cast<int>(bands_.size()) - 1;
+    for (int round = 0; round < 3; ++round) {
+      parallel((bands - round + 2) / 3, [&](int k0, int k1) {
+        for (int k = k0; k < k1; ++k) body(bands_[3 * k + round], bands_[3 * k + round + 1]);
+      });
+    }
   }
   // Reduces over [0, n): body(begin, end) returns a block's value, and the
   // blocks' values are combined in block order. The blocks depend on n only,
@@ -267,6 +289,7 @@ class World {
   Particles particles_;
   std::vector<uint32_t> tmp_id_;  // sort_and_bin's reordered ids
   Grid grid_;
+  std::vector<int> bands_;  // for_bands: sorted indices where bands start, then n
   std::vector<Obstacle> obstacles_;
   std::vector<Emitter> emitters_;
   std::vector<float> emitter_rows_;  // fractional rows owed per emitter
@@ -276,11 +299,12 @@ class World {
   ParallelFor parallel_;
   mutable std::vector<double> block_values_;  // reduce()'s per-block values
   int lanes_ = simd_width();
-  std::vector<float> neighbours_;                    // per particle, self excluded
+  std::vector<float> neighbours_;  // DFSPH: per particle, self excluded; Müller: forward pairs
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
   std::vector<float> normal_x_, normal_y_;           // Akinci 2013 surface normals
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
+  std::vector<float> colour_x_, colour_y_, colour_lap_;  // colour field's sums (forces pass)
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
   // DFSPH neighbour lists (dfsph.cpp), filled by the density pass: one
   // buffer per block of kListBlock particles, so blocks fill theirs in
