@@ -52,30 +52,19 @@ class Grid {
   // block of cells around (x, y).
   template <class F>
   void for_each_range(float x, float y, F&& f) const {
-    const int c = cell_of(x, y);
-    for (int row = -kRing; row <= kRing; ++row) {
-      const int first = c + row * nx_ - kRing;
-      const int begin = start_[first];
-      const int end = start_[first + 2 * kRing + 1];
-      if (begin < end) f(begin, end);
-    }
+    block_rows(cell_of(x, y), -kRing, f);
   }
 
   // Calls f(begin, end) for the ranges of point i's block that come after i
   // in sorted order: the rest of its own block row from i + 1, and the
   // kRing rows above. Every pair within the radius is in exactly one of
-  // i's and j's forward ranges.
+  // i's and j's forward ranges (for_each_pair is built on this).
   template <class F>
   TIDEPOOL_INLINE void for_each_forward_range(int i, float x, float y, F&& f) const {
     const int c = cell_of(x, y);
     const int end0 = start_[c + kRing + 1];
     if (i + 1 < end0) f(i + 1, end0);
-    for (int row = 1; row <= kRing; ++row) {
-      const int first = c + row * nx_ - kRing;
-      const int begin = start_[first];
-      const int end = start_[first + 2 * kRing + 1];
-      if (begin < end) f(begin, end);
-    }
+    block_rows(c, 1, f);
   }
 
   // Cuts the sorted points into bands of whole cell rows, each at least
@@ -91,8 +80,8 @@ class Grid {
   void for_each_pair(const float* x, const float* y, float radius, F&& f) const {
     const float r2 = radius * radius;
     for (int i = 0; i < n_; ++i) {
-      for_each_range(x[i], y[i], [&](int begin, int end) {
-        for (int j = begin < i + 1 ? i + 1 : begin; j < end; ++j) {
+      for_each_forward_range(i, x[i], y[i], [&](int begin, int end) {
+        for (int j = begin; j < end; ++j) {
           const float dx = x[i] - x[j], dy = y[i] - y[j];
           if (dx * dx + dy * dy <= r2) f(i, j);
         }
@@ -106,6 +95,18 @@ class Grid {
 
  private:
   static constexpr int kRing = 2;  // cells per support radius, and empty rings
+
+  // f(begin, end) for rows row0 .. kRing of cell c's block: each row's
+  // 2 kRing + 1 cells are one sorted-index range (skipped when empty).
+  template <class F>
+  TIDEPOOL_INLINE void block_rows(int c, int row0, F& f) const {
+    for (int row = row0; row <= kRing; ++row) {
+      const int first = c + row * nx_ - kRing;
+      const int begin = start_[first];
+      const int end = start_[first + 2 * kRing + 1];
+      if (begin < end) f(begin, end);
+    }
+  }
   int n_ = 0;
   int nx_ = 0, ny_ = 0;
   float x0_ = 0.0f, y0_ = 0.0f, cell_ = 1.0f, inv_cell_ = 1.0f;
