@@ -13,21 +13,31 @@
 namespace {
 std::atomic<long> g_allocations{0};
 
-void* counted(std::size_t n) {
+void* allocate(std::size_t n) noexcept {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n > 0 ? n : 1)) return p;
+  return std::malloc(n > 0 ? n : 1);
+}
+
+void* counted(std::size_t n) {
+  if (void* p = allocate(n)) return p;
   throw std::bad_alloc();
 }
 }  // namespace
 
-// The plain forms; the nothrow ones forward to them, the aligned ones are
-// left to the library (nothing in the step asks for over-aligned memory).
+// The plain and nothrow forms (the nothrow ones too: AddressSanitizer
+// supplies its own, and memory from them would reach the free() below);
+// the aligned ones are left to the library (nothing in the step asks for
+// over-aligned memory).
 void* operator new(std::size_t n) { return counted(n); }
 void* operator new[](std::size_t n) { return counted(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return allocate(n); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 using namespace tidepool_test;
 

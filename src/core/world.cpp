@@ -493,7 +493,10 @@ void World::dfsph_density(const Finish& finish) {
         for (int i = b * kListBlock; i < last; ++i) {
           int candidates = 0;
           grid_.for_each_range(x[i], y[i], [&](int begin, int end) { candidates += end - begin; });
-          const size_t need = static_cast<size_t>(k + candidates + W);
+          // Room for a pack's whole lane group past the last pair, and for
+          // the kListPad entries after the block's last list (the widest
+          // lanes', which may be wider than this pass's).
+          const size_t need = static_cast<size_t>(k + candidates + Lanes::kWidth);
           if (list.j.size() < need) {
             const size_t grown = need + need / 4;
             list.j.resize(grown);
