@@ -167,11 +167,6 @@ TEST_CASE("the safety net contains NaN and runaway speeds", "[scenes][safety]") 
   CHECK(contained);
 }
 
-// A pile-up far denser than any flow makes (600 particles within a tenth of
-// h): more neighbours than the DFSPH list builder's fast path holds, for
-// both solvers and both lane types. Everything must stay finite and inside.
-// (Müller's EOS blows such a pile apart; DFSPH does not yet: README, known
-// limits.)
 TEST_CASE("worlds smaller than a lane group (1 to 15 particles) stay finite and inside", "[scenes][safety]") {
   // Fewer particles than a lane group: the pair passes fall back to
   // narrower lanes (with_lanes), and DFSPH's list buffers must still hold
@@ -193,6 +188,11 @@ TEST_CASE("worlds smaller than a lane group (1 to 15 particles) stay finite and 
   }
 }
 
+// A pile-up far denser than any flow makes (600 particles within a tenth of
+// h): more neighbours than the DFSPH list builder's fast path holds, for
+// both solvers and both lane types. Everything must stay finite and inside.
+// (Müller's EOS blows such a pile apart; DFSPH does not yet: README, known
+// limits.)
 TEST_CASE("a pile-up of hundreds of particles in one spot stays finite", "[scenes][safety]") {
   for (const char* preset : {"water", "wcsph"}) {
     for (int lanes : {World::simd_width(), 1}) {

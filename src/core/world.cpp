@@ -454,7 +454,7 @@ void World::muller_density(const Finish& finish) {
     return pr < 0.0f ? pr * neg : pr;
   };
   pressure_rho_.resize(static_cast<size_t>(n));
-  const float w0 = K.poly6_lanes(F1(0.0f)).v;
+  const float w0 = K.poly6(0.0f);
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const float density = finish(i, rho[i] + w0, sx[i], sy[i]);
@@ -522,8 +522,9 @@ void World::dfsph_density(const Finish& finish) {
           });
           list_end_[i] = k;
           neighbours_[i] = static_cast<float>(found - 1);
-          const float density = finish(i, sum(rho), sum(sx), sum(sy));
-          const float ax = m * sum(sx) + wall_gx_[i], ay = m * sum(sy) + wall_gy_[i];
+          const float sxi = sum(sx), syi = sum(sy);
+          const float density = finish(i, sum(rho), sxi, syi);
+          const float ax = m * sxi + wall_gx_[i], ay = m * syi + wall_gy_[i];
           const float denom = ax * ax + ay * ay + m * m * sum(sum2);
           // A particle with no neighbours and no wall cannot be compressed.
           factor_[i] = denom > 1e-12f ? density / denom : 0.0f;
@@ -703,7 +704,7 @@ void World::compute_forces(float dt) {
     });
   });
   // The terms of each particle alone, once its pair sums are complete.
-  const float self_lap = m * K.poly6_laplacian_lanes(F1(0.0f)).v;
+  const float self_lap = m * K.poly6_laplacian(0.0f);
   parallel(n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
