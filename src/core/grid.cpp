@@ -51,6 +51,8 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
   for (int i = 0; i < n; ++i) order_[start_[cell_index_[i]]++] = i;
   for (int c = cells; c > 0; --c) start_[c] = start_[c - 1];
   start_[0] = 0;
+  sorted_cell_.resize(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) sorted_cell_[k] = cell_index_[order_[k]];
 }
 
 void Grid::bands(int min_points, std::vector<int>* cuts) const {

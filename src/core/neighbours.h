@@ -13,18 +13,19 @@ namespace tidepool {
 // and `in` = the lanes that belong to the range and lie within h (possibly
 // none, so f masks every term with it). Positions are in grid order, so each
 // range is contiguous and a load of kWidth neighbours is one vector load: no
-// gather, no neighbour list. A group that would run past the arrays' end is
-// shifted back, its lanes before `j` switched off; needs n >= kWidth.
+// gather, no neighbour list. A group that would run past `limit` (the
+// arrays' end, or the end of the entries a pass may write) is shifted back,
+// its lanes before `j` switched off; needs limit >= kWidth.
 template <class V, class Ranges, class F>
-TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int n, const float* x, const float* y,
+TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int limit, const float* x, const float* y,
                                  int i, float h2, F&& f) {
   const V vxi(x[i]), vyi(y[i]), vh2(h2);
   ranges([&](int begin, int end) {
     for (int j = begin; j < end; j += V::kWidth) {
-      const int first = j + V::kWidth <= n ? j : n - V::kWidth;
+      const int first = j + V::kWidth <= limit ? j : limit - V::kWidth;
       const V dx = vxi - V::load(x + first), dy = vyi - V::load(y + first);
       const V r2 = dx * dx + dy * dy;
-      // Only the array's last group is shifted; any other starts at j.
+      // Only a group at `limit` is shifted; any other starts at j.
       const typename V::Mask live = first == j ? V::first_lanes(end - j) : V::lanes(first, j, end);
       const typename V::Mask near = r2 < vh2;  // F1: bools, and `&` keeps it branch-free
       const typename V::Mask in = live & near;
@@ -42,21 +43,20 @@ TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int n, const float* x, co
 template <class V, class F>
 TIDEPOOL_INLINE void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i,
                                float h2, F&& f) {
-  const float xi = x[i], yi = y[i];
-  scan_ranges<V>([&](const auto& visit) { grid.for_each_range(xi, yi, visit); }, n, x, y, i, h2, f);
+  scan_ranges<V>([&](const auto& visit) { grid.for_each_range(i, visit); }, n, x, y, i, h2, f);
 }
 
 // The candidates after i in sorted order (Grid::for_each_forward_range):
 // each pair once, i itself never. A pass that adds a pair's term to both
 // ends runs on half the candidates of for_pairs; it writes to j, so it runs
-// in bands (World::for_bands). The lanes of a group past its range are
-// loaded and stored back unchanged: up to kWidth - 1 entries past the range.
+// in bands (World::for_bands). The lanes of a group outside its range are
+// loaded and stored back unchanged, none at or past `limit` (the end of the
+// band after i's, where i's forward ranges end).
 template <class V, class F>
-TIDEPOOL_INLINE void for_forward_pairs(const Grid& grid, int n, const float* x, const float* y,
-                                       int i, float h2, F&& f) {
-  const float xi = x[i], yi = y[i];
-  scan_ranges<V>([&](const auto& visit) { grid.for_each_forward_range(i, xi, yi, visit); }, n, x,
-                 y, i, h2, f);
+TIDEPOOL_INLINE void for_forward_pairs(const Grid& grid, int limit, const float* x,
+                                       const float* y, int i, float h2, F&& f) {
+  scan_ranges<V>([&](const auto& visit) { grid.for_each_forward_range(i, visit); }, limit, x, y,
+                 i, h2, f);
 }
 
 // Walks entries [begin, end) of a neighbour list V::kWidth at a time:

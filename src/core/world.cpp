@@ -39,9 +39,9 @@ void with_constant(int v, F&& f) {
   }
 }
 
-// Fewest particles in a band of for_bands: at least a lane group, so the
-// untouched lanes a group reads and writes back past a range end stay
-// within the next band but one; more keeps a band worth a task.
+// Fewest particles in a band of for_bands: at least a lane group, so a
+// group shifted back from a band's limit stays within the band after it;
+// more keeps a band worth a task.
 constexpr int kMinBand = 64;
 static_assert(kMinBand >= Lanes::kWidth, "a band holds at least a lane group");
 
@@ -408,7 +408,7 @@ void World::muller_density(const Finish& finish) {
   zero(n, {rho, sx, sy});
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
-    for_bands([&](int begin, int end) {
+    for_bands([&](int begin, int end, int limit) {
       // Local copies: the stores below could alias K's fields for all the
       // compiler knows, which would reload them in every lane group.
       const MullerKernels k = K;
@@ -418,7 +418,7 @@ void World::muller_density(const Finish& finish) {
       for (int i = begin; i < end; ++i) {
         V rho_i(0.0f), sx_i(0.0f), sy_i(0.0f);
         int pairs = 0;
-        for_forward_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+        for_forward_pairs<V>(grid_, limit, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
           pairs += lane_count(in);
           const V w = select(in, k.poly6_lanes(r2));
           const V g = select(in, k.poly6_grad_lanes(r2));
@@ -486,13 +486,20 @@ void World::dfsph_density(const Finish& finish) {
     using V = decltype(lanes);
     constexpr int W = V::kWidth;
     parallel(blocks, [&](int b0, int b1) {
+      // Local copies: the lists' stores could alias the pass's floats for
+      // all the compiler knows, which would reload them in every lane group.
+      const CubicKernel kernel = C;
+      const float* const x_all = x;
+      const float* const y_all = y;
+      const float radius2 = h2;
+      const V mass(m);
       for (int b = b0; b < b1; ++b) {
         ListBlock& list = list_blocks_[static_cast<size_t>(b)];
         int k = 0;  // the block's list cursor
         const int last = std::min(n, (b + 1) * kListBlock);
         for (int i = b * kListBlock; i < last; ++i) {
           int candidates = 0;
-          grid_.for_each_range(x[i], y[i], [&](int begin, int end) { candidates += end - begin; });
+          grid_.for_each_range(i, [&](int begin, int end) { candidates += end - begin; });
           // Room for a pack's whole lane group past the last pair, and for
           // the kListPad entries after the block's last list (the widest
           // lanes', which may be wider than this pass's).
@@ -508,17 +515,17 @@ void World::dfsph_density(const Finish& finish) {
           float* lgy = list.gy.data();
           V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
           int found = 0;
-          for_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
+          for_pairs<V>(grid_, n, x_all, y_all, i, radius2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
             found += lane_count(in);
             const V r = sqrt(r2);
-            const V g = select(in, C.grad_lanes(r));
-            rho += select(in, C.value_lanes(r));
+            const V g = select(in, kernel.grad_lanes(r));
+            rho += select(in, kernel.value_lanes(r));
             sx += g * dx;
             sy += g * dy;
             sum2 += g * g * r2;
             const unsigned self = static_cast<unsigned>(i - j);  // i's lane, if in this group
             const int bits = lane_bits(in) & ~(self < unsigned{W} ? 1 << self : 0);
-            k += V::pack(bits, j, V(m) * g * dx, V(m) * g * dy, lj + k, lgx + k, lgy + k);
+            k += V::pack(bits, j, mass * g * dx, mass * g * dy, lj + k, lgx + k, lgy + k);
           });
           list_end_[i] = k;
           neighbours_[i] = static_cast<float>(found - 1);
@@ -580,8 +587,6 @@ void World::compute_forces(float dt) {
   const bool cohesion = cohesion_on();
   const CohesionKernel Coh(P.h);
   const float two_rho0 = 2.0f * P.rest_density;
-  const float* nx_all = normal_x_.data();
-  const float* ny_all = normal_y_.data();
   float* ax = p.ax.data();
   float* ay = p.ay.data();
   if (colour) {
@@ -605,35 +610,54 @@ void World::compute_forces(float dt) {
     constexpr int kTerms = decltype(terms)::value;
     constexpr bool kPressure = kTerms & kTermPressure, kXsph = kTerms & kTermXsph;
     constexpr bool kColour = kTerms & kTermColour, kCohesion = kTerms & kTermCohesion;
-    for_bands([&](int begin, int end) {
-      // Local copies: the stores to j's sums could alias these for all the
-      // compiler knows, which would reload them in every lane group.
+    for_bands([&](int begin, int end, int limit) {
+      // Local copies of everything the pair loop reads: the stores to j's
+      // sums could alias the pass's floats for all the compiler knows, and
+      // it reached the rest through the pass's frame, so each lane group
+      // reloaded them (callgrind: the loop reloaded mu, m, the pressure
+      // switch and four array pointers per group).
       const MullerKernels k_muller = K;
       const CubicKernel k_cubic = C;
       const CohesionKernel k_cohesion = Coh;
+      const float* const x_all = x;
+      const float* const y_all = y;
+      const float* const vx_all = vx;
+      const float* const vy_all = vy;
+      const float* const rho_all = rho;
+      const float* const inv_rho_all = inv_rho;
+      const float* const pr_all = pr;
+      const float* const pr_rho_all = pr_rho;
+      const float* const nx_all = normal_x_.data();
+      const float* const ny_all = normal_y_.data();
       float* const ax_all = ax;
       float* const ay_all = ay;
       float* const cx_all = cx;
       float* const cy_all = cy;
       float* const clap_all = clap;
+      const float mu_m = mu * m, xsph_2m = xsph * 2.0f * m, cohesion_k = two_rho0 * sigma;
+      const V mass(m);
+      const bool sym = symmetric;
+      const int lim = limit;
+      const float radius2 = h2;
       for (int i = begin; i < end; ++i) {
         V ax_i(0.0f), ay_i(0.0f), cx_i(0.0f), cy_i(0.0f), lap_i(0.0f);
-        const float vxi = vx[i], vyi = vy[i], rhoi = rho[i], inv_rhoi = inv_rho[i];
-        const float nxi = nx_all[i], nyi = ny_all[i];
-        const float pi = pr[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
+        const float rhoi = rho_all[i], inv_rhoi = inv_rho_all[i];
+        const float pi = pr_all[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
+        const V vxi(vx_all[i]), vyi(vy_all[i]), rho_i(rhoi), visc_i(mu_m * inv_rhoi);
+        const V nxi(nx_all[i]), nyi(ny_all[i]), m_inv_rhoi(m * inv_rhoi);
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
         // that need them.
-        for_forward_pairs<V>(grid_, n, x, y, i, h2, [&](int j, V dx, V dy, V r2, Mask in) {
+        for_forward_pairs<V>(grid_, lim, x_all, y_all, i, radius2, [&](int j, V dx, V dy, V r2, Mask in) {
           const V r = sqrt(r2);
-          const V inv_rhoj = V::load(inv_rho + j);
-          const V dvx = V::load(vx + j) - V(vxi), dvy = V::load(vy + j) - V(vyi);
+          const V inv_rhoj = V::load(inv_rho_all + j);
+          const V dvx = V::load(vx_all + j) - vxi, dvy = V::load(vy_all + j) - vyi;
           // Viscosity, mu m / (rho_i rho_j) lap W (v_j - v_i): eq. 14 over rho_i.
-          V dv_coef = V(mu * m * inv_rhoi) * inv_rhoj * k_muller.viscosity_laplacian_lanes(r);
+          V dv_coef = visc_i * inv_rhoj * k_muller.viscosity_laplacian_lanes(r);
           V inv_sum(0.0f);
-          if constexpr (kXsph || kCohesion) inv_sum = V(1.0f) / (V(rhoi) + V::load(rho + j));
+          if constexpr (kXsph || kCohesion) inv_sum = V(1.0f) / (rho_i + V::load(rho_all + j));
           if constexpr (kXsph) {
-            dv_coef += V(xsph * 2.0f * m) * inv_sum *
+            dv_coef += V(xsph_2m) * inv_sum *
                        (kPressure ? k_muller.poly6_lanes(r2) : k_cubic.value_lanes(r));
           }
           V fx = dv_coef * dvx, fy = dv_coef * dvy;
@@ -643,13 +667,13 @@ void World::compute_forces(float dt) {
           V inv_r(0.0f);
           if constexpr (kPressure || kCohesion) inv_r = select(in & (r2 > V(0.0f)), V(1.0f) / r);
           if constexpr (kPressure) {
-            const V prj = V::load(pr_rho + j);  // p_j / rho_j
+            const V prj = V::load(pr_rho_all + j);  // p_j / rho_j
             // Symmetric: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992). Müller
             // eq. 10 over rho_i: (p_i + p_j) / (2 rho_i rho_j), the
             // arithmetic mean of the two pressures. Both are symmetric.
-            const V s = symmetric ? V(pi_rho2) + prj * inv_rhoj
-                                  : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
-            const V gp = V(m) * s * k_muller.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
+            const V s = sym ? V(pi_rho2) + prj * inv_rhoj
+                            : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
+            const V gp = mass * s * k_muller.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
             fx = fx - gp * dx;
             fy = fy - gp * dy;
           }
@@ -658,10 +682,10 @@ void World::compute_forces(float dt) {
             //   -gamma K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j);
             // K_ij > 1 where the neighbourhood is thin, which strengthens
             // the surface.
-            const V k = V(two_rho0 * sigma) * inv_sum;
-            const V pull = k * V(m) * k_cohesion.value_lanes(r) * inv_r;
-            fx = fx - (pull * dx + k * (V(nxi) - V::load(nx_all + j)));
-            fy = fy - (pull * dy + k * (V(nyi) - V::load(ny_all + j)));
+            const V k = V(cohesion_k) * inv_sum;
+            const V pull = k * mass * k_cohesion.value_lanes(r) * inv_r;
+            fx = fx - (pull * dx + k * (nxi - V::load(nx_all + j)));
+            fy = fy - (pull * dy + k * (nyi - V::load(ny_all + j)));
           }
           fx = select(in, fx);
           fy = select(in, fy);
@@ -673,7 +697,7 @@ void World::compute_forces(float dt) {
             // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15): its
             // gradient and Laplacian, for i with m / rho_j, for j with
             // m / rho_i.
-            const V vol_j = select(in, V(m) * inv_rhoj), vol_i = select(in, V(m * inv_rhoi));
+            const V vol_j = select(in, mass * inv_rhoj), vol_i = select(in, m_inv_rhoi);
             const V lap = k_muller.poly6_laplacian_lanes(r2);
             const V g = k_muller.poly6_grad_lanes(r2);
             lap_i += vol_j * lap;

@@ -29,8 +29,8 @@ constexpr int kSpinsBeforePark = 100000;
 
 }  // namespace
 
-ThreadPool::ThreadPool(int threads) {
-  for (int k = 1; k < threads; ++k) workers_.emplace_back([this] { work(); });
+ThreadPool::ThreadPool(int threads) : cursors_(static_cast<size_t>(threads < 1 ? 1 : threads)) {
+  for (int k = 1; k < threads; ++k) workers_.emplace_back([this, k] { work(k); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -54,15 +54,20 @@ void ThreadPool::chunk(int k) const {
   if (begin < end) body_(begin, end, ctx_);
 }
 
-// Runs chunks of the current loop until all are claimed. A worker that
-// still acts on an earlier generation can only claim chunks of the current
-// loop here, which it then runs correctly: the loop's fields are written
-// before next_ is reset (release), and read after a claim (acquire).
-void ThreadPool::help() {
-  const int c = chunks();
-  for (int k; (k = next_.fetch_add(1, std::memory_order_acq_rel)) < c;) {
-    chunk(k);
-    done_.fetch_add(1, std::memory_order_release);
+// Runs chunks of the current loop until all are claimed: thread `self`'s
+// own first, then the others'. A worker that still acts on an earlier
+// generation can only claim chunks of the current loop here, which it then
+// runs correctly: the loop's fields are written before the cursors are
+// reset (release), and read after a claim (acquire).
+void ThreadPool::help(int self) {
+  const int threads = static_cast<int>(cursors_.size());
+  for (int t = 0; t < threads; ++t) {
+    const int owner = (self + t) % threads;
+    std::atomic<int>& next = cursors_[static_cast<size_t>(owner)].next;
+    for (int k; (k = next.fetch_add(1, std::memory_order_acq_rel)) < kChunksPerThread;) {
+      chunk(owner * kChunksPerThread + k);
+      done_.fetch_add(1, std::memory_order_release);
+    }
   }
 }
 
@@ -72,7 +77,7 @@ void ThreadPool::run(int n, ParallelFor::Body body, void* ctx, void* user) {
   pool.body_ = body;
   pool.ctx_ = ctx;
   pool.done_.store(0, std::memory_order_relaxed);
-  pool.next_.store(0, std::memory_order_release);
+  for (Cursor& c : pool.cursors_) c.next.store(0, std::memory_order_release);
   // Wakes the workers. Sequentially consistent with the parked_ load after
   // it, against a worker's parked_ increment and generation check (work()):
   // either the worker sees this generation or this sees it parked.
@@ -81,12 +86,12 @@ void ThreadPool::run(int n, ParallelFor::Body body, void* ctx, void* user) {
     { std::lock_guard<std::mutex> lock(pool.park_mutex_); }  // a worker between check and wait has waited
     pool.wake_.notify_all();
   }
-  pool.help();
+  pool.help(0);
   const int c = pool.chunks();
   wait_until([&] { return pool.done_.load(std::memory_order_acquire) == c; });
 }
 
-void ThreadPool::work() {
+void ThreadPool::work(int self) {
   uint64_t seen = 0;
   while (true) {
     for (int spins = 0; generation_.load(std::memory_order_acquire) == seen; ++spins) {
@@ -101,7 +106,7 @@ void ThreadPool::work() {
     }
     seen = generation_.load(std::memory_order_acquire);
     if (stop_.load()) return;
-    help();
+    help(self);
   }
 }
 

@@ -2,9 +2,16 @@
 // core owns no threads, the program that wants them brings them.
 //
 // Each parallel loop is cut into kChunksPerThread contiguous chunks per
-// thread (some empty when the loop is shorter); every thread, the caller
-// first, claims chunks from a shared counter until none is left, so a
-// thread whose chunks were cheap takes over more of them. The core's
+// thread (some empty when the loop is shorter). Thread t (the caller is 0)
+// owns the t-th run of kChunksPerThread chunks and claims them in order,
+// then claims what is left of the others', so a thread whose chunks were
+// cheap takes over more of them. Owning the same share of every loop keeps
+// a thread on the same particles from loop to loop, in its own core's
+// cache: at 4 000 particles the whole state fits in one core's L2, and
+// chunks dealt from one shared counter moved it between the cores. Two
+// threads over one, 4 000 particles, medians of alternated runs: Müller
+// 1.47-1.57x with owned chunks against 1.28-1.46x with the shared counter,
+// DFSPH 1.66-1.84x against 1.45-1.65x. The core's
 // stages write only their own indices, so the result is the same for any
 // thread count and whoever runs a chunk (tests/test_scenes.cpp). Claiming matters when the cores are busy with
 // other programs: a worker that wakes late finds its chunk already done by
@@ -53,12 +60,17 @@ class ThreadPool {
  private:
   static void run(int n, ParallelFor::Body body, void* ctx, void* user);
   void chunk(int k) const;
-  void help();
-  void work();
+  void help(int self);
+  void work(int self);
 
   std::vector<std::thread> workers_;
   std::atomic<uint64_t> generation_{0};  // bumped once per loop
-  std::atomic<int> next_{0};             // next chunk to claim in this loop
+  // Per thread: the next of its own chunks to claim in this loop, one cache
+  // line each.
+  struct alignas(64) Cursor {
+    std::atomic<int> next{0};
+  };
+  std::vector<Cursor> cursors_;
   std::atomic<int> done_{0};             // chunks finished in this loop
   std::atomic<bool> stop_{false};
   std::atomic<int> parked_{0};  // workers asleep on wake_

@@ -242,19 +242,23 @@ class World {
         n, [](int begin, int end, void* ctx) { (*static_cast<const Body*>(ctx))(begin, end); },
         const_cast<Body*>(&body), parallel_.user);
   }
-  // Runs body(begin, end) over the sorted particles band by band
+  // Runs body(begin, end, limit) over the sorted particles band by band
   // (Grid::bands), for the pair passes that visit each pair once and add to
-  // both ends (neighbours.h, for_forward_pairs): a band writes to itself and
-  // the next band (plus up to a lane group of untouched entries past a range),
-  // so bands three apart never touch the same entry and run at once, in
-  // three rounds. Each entry then receives its sums in one order, whatever
-  // the thread count.
+  // both ends (neighbours.h, for_forward_pairs): a band's forward ranges lie
+  // in it and the next band, which ends at `limit`, and its lane groups stay
+  // below `limit` too (they are shifted back there, as at the arrays' end).
+  // So bands two apart never touch the same entry: the even bands run at
+  // once, then the odd ones, and each entry receives its sums in one order,
+  // whatever the thread count.
   template <class Body>
   void for_bands(const Body& body) const {
     const int bands = static_cast<int>(bands_.size()) - 1;
-    for (int round = 0; round < 3; ++round) {
-      parallel((bands - round + 2) / 3, [&](int k0, int k1) {
-        for (int k = k0; k < k1; ++k) body(bands_[3 * k + round], bands_[3 * k + round + 1]);
+    for (int round = 0; round < 2; ++round) {
+      parallel((bands - round + 1) / 2, [&](int k0, int k1) {
+        for (int k = k0; k < k1; ++k) {
+          const int b = 2 * k + round;
+          body(bands_[b], bands_[b + 1], bands_[std::min(b + 2, bands)]);
+        }
       });
     }
   }
