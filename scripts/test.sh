@@ -59,8 +59,8 @@ native() {
 # The Catch2 tests under AddressSanitizer + UBSan (the debug preset), those
 # that take seconds there: a buffer written past its end fails here. The long
 # physics runs and the SIMD comparison take minutes to hours under ASan; they
-# run in the release build above (the GitHub workflow's sanitizer job runs
-# more of them).
+# run in the release build above; the GitHub workflow's sanitizer job runs
+# the ones that take minutes (its -R list is the tail of this one).
 SANITIZE_SKIP="dam break|hydrostatic|every scene|settles|pile-up|bit-identical|obstacles|pointer forces|emitters|SIMD and scalar"
 sanitize() {
   cmake --preset debug >"$LOGS/sanitize-configure.log" 2>&1 ||

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "neighbours.h"
@@ -356,12 +357,22 @@ void World::compute_density() {
   // term and the surface flag (|n| / h is the colour-field gradient |grad c|
   // of Müller eq. 15-16), and saves a pass over the pairs.
   //
+  // wall_density adds a wall only within h of it: a particle farther from
+  // all four (most of them), with no obstacles, gets zeros without the
+  // lookup (the same d >= h tests as wall_density's, so the same results).
+  const Box box = box_;
+  const bool obstacles = !obstacles_.empty();
+  auto away_from_walls = [&](float xi, float yi) {
+    return !obstacles && xi - box.min.x >= h && box.max.x - xi >= h && yi - box.min.y >= h &&
+           box.max.y - yi >= h;
+  };
   // What the pass leaves per particle, once its sums are complete.
   auto finish = [&](int i, float rho_sum, float sx, float sy) {
-    float wr, gx, gy;
-    wall_density(x[i], y[i], &wr, &gx, &gy, &wall_lap_[i]);
+    float wr = 0.0f, gx = 0.0f, gy = 0.0f, lap = 0.0f;
+    if (!away_from_walls(x[i], y[i])) wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
     wall_gx_[i] = gx;
     wall_gy_[i] = gy;
+    wall_lap_[i] = lap;
     const float density = m * rho_sum + wr;
     p.density[i] = density;
     inv_rho_[i] = 1.0f / density;
@@ -840,7 +851,28 @@ int World::contain() {
   Particles& p = particles_;
   const float vmax = params_.max_speed;
   const float cx = 0.5f * (box_.min.x + box_.max.x), cy = 0.5f * (box_.min.y + box_.max.y);
+  // True when none of [begin, end) needs a repair below (the usual case):
+  // one branch-free pass the compiler vectorises, instead of the repair
+  // loop's tests and branches for every particle.
+  auto sound = [&](int begin, int end) {
+    const Box b = box_;
+    const float v2max = vmax * vmax;
+    auto finite = [](float v) { return std::fabs(v) <= std::numeric_limits<float>::max(); };
+    const float *px = p.x.data(), *py = p.y.data(), *pvx = p.vx.data(), *pvy = p.vy.data();
+    const float *a0 = p.aux0.data(), *a1 = p.aux1.data(), *rho = p.density.data(),
+                *pr = p.pressure.data();
+    int sound_count = 0;  // an int, not a bool: GCC vectorises this sum
+    for (int i = begin; i < end; ++i) {
+      const float x = px[i], y = py[i], vx = pvx[i], vy = pvy[i];
+      sound_count += finite(x) & finite(y) & finite(vx) & finite(vy) & finite(a0[i]) &
+                     finite(a1[i]) & finite(rho[i]) & finite(pr[i]) &
+                     (vx * vx + vy * vy <= v2max) & (x >= b.min.x) & (x <= b.max.x) &
+                     (y >= b.min.y) & (y <= b.max.y);
+    }
+    return sound_count == end - begin;
+  };
   const int touched = static_cast<int>(sum_over(p.size(), [&](int begin, int end) {
+    if (sound(begin, end)) return 0.0;
     int hits = 0;
     for (int i = begin; i < end; ++i) {
       bool hit = false;
