@@ -648,7 +648,6 @@ void World::compute_forces(float dt) {
       const float mu_m = mu * m, xsph_2m = xsph * 2.0f * m, cohesion_k = two_rho0 * sigma;
       const V mass(m);
       const bool sym = symmetric;
-      const int lim = limit;
       const float radius2 = h2;
       for (int i = begin; i < end; ++i) {
         V ax_i(0.0f), ay_i(0.0f), cx_i(0.0f), cy_i(0.0f), lap_i(0.0f);
@@ -659,7 +658,7 @@ void World::compute_forces(float dt) {
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
         // that need them.
-        for_forward_pairs<V>(grid_, lim, x_all, y_all, i, radius2, [&](int j, V dx, V dy, V r2, Mask in) {
+        for_forward_pairs<V>(grid_, limit, x_all, y_all, i, radius2, [&](int j, V dx, V dy, V r2, Mask in) {
           const V r = sqrt(r2);
           const V inv_rhoj = V::load(inv_rho_all + j);
           const V dvx = V::load(vx_all + j) - vxi, dvy = V::load(vy_all + j) - vyi;
