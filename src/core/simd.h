@@ -29,6 +29,17 @@
 #define TIDEPOOL_LANES_SSE2 1
 #endif
 
+// Before a loop whose arrays the compiler cannot prove distinct: they are,
+// so it may vectorise without run-time overlap checks (GCC gives up on a
+// loop with many arrays; wasm has Clang).
+#if defined(__clang__)
+#define TIDEPOOL_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define TIDEPOOL_IVDEP _Pragma("GCC ivdep")
+#else
+#define TIDEPOOL_IVDEP
+#endif
+
 namespace tidepool {
 
 // One lane. Masks are bools; select(m, a) is m ? a : 0.
@@ -44,6 +55,8 @@ struct F1 {
   static Mask lanes(int first, int begin, int end) { return first >= begin && first < end; }
   // Lanes 0 .. count - 1 on (a group that starts inside its range).
   static Mask first_lanes(int count) { return count > 0; }
+  // Lanes k with first + k > index (the candidates after a particle).
+  static Mask after(int first, int index) { return first > index; }
   friend F1 operator+(F1 a, F1 b) { return a.v + b.v; }
   friend F1 operator-(F1 a, F1 b) { return a.v - b.v; }
   friend F1 operator*(F1 a, F1 b) { return a.v * b.v; }
@@ -101,6 +114,9 @@ struct F4 {
   }
   static Mask first_lanes(int count) {
     return {_mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(count), _mm_set_epi32(3, 2, 1, 0)))};
+  }
+  static Mask after(int first, int index) {
+    return {_mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set_epi32(3, 2, 1, 0), _mm_set1_epi32(index - first)))};
   }
   friend F4 operator+(F4 a, F4 b) { return _mm_add_ps(a.v, b.v); }
   friend F4 operator-(F4 a, F4 b) { return _mm_sub_ps(a.v, b.v); }
@@ -185,6 +201,9 @@ struct F4 {
   static Mask first_lanes(int count) {
     return {wasm_i32x4_gt(wasm_i32x4_splat(count), wasm_i32x4_make(0, 1, 2, 3))};
   }
+  static Mask after(int first, int index) {
+    return {wasm_i32x4_gt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(index - first))};
+  }
   friend F4 operator+(F4 a, F4 b) { return wasm_f32x4_add(a.v, b.v); }
   friend F4 operator-(F4 a, F4 b) { return wasm_f32x4_sub(a.v, b.v); }
   friend F4 operator*(F4 a, F4 b) { return wasm_f32x4_mul(a.v, b.v); }
@@ -261,6 +280,10 @@ struct F8 {
   static Mask first_lanes(int count) {
     return {_mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)))};
+  }
+  static Mask after(int first, int index) {
+    return {_mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(index - first)))};
   }
   friend F8 operator+(F8 a, F8 b) { return _mm256_add_ps(a.v, b.v); }
   friend F8 operator-(F8 a, F8 b) { return _mm256_sub_ps(a.v, b.v); }

@@ -366,26 +366,45 @@ void World::compute_density() {
     return !obstacles && xi - box.min.x >= h && box.max.x - xi >= h && yi - box.min.y >= h &&
            box.max.y - yi >= h;
   };
-  // What the pass leaves per particle, once its sums are complete.
-  auto finish = [&](int i, float rho_sum, float sx, float sy) {
+  // What the pass leaves per particle, once its sums are complete, in
+  // pieces: Müller's pass runs them over whole blocks (muller_density).
+  auto wall_terms = [&](int i) {
     float wr = 0.0f, gx = 0.0f, gy = 0.0f, lap = 0.0f;
     if (!away_from_walls(x[i], y[i])) wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
     wall_gx_[i] = gx;
     wall_gy_[i] = gy;
     wall_lap_[i] = lap;
-    const float density = m * rho_sum + wr;
-    p.density[i] = density;
-    inv_rho_[i] = 1.0f / density;
-    const float nx = normal_scale * sx, ny = normal_scale * sy;
-    normal_x_[i] = nx;
-    normal_y_[i] = ny;
-    p.surface[i] = nx * nx + ny * ny > flag2;
+    return wr;
+  };
+  // By value: raw pointers and constants, which a copy in a loop keeps in
+  // registers (the surface flag's byte stores could alias anything else).
+  float* const density_out = p.density.data();
+  float* const inv_rho_out = inv_rho_.data();
+  float* const nx_out = normal_x_.data();
+  float* const ny_out = normal_y_.data();
+  uint8_t* const surface_out = p.surface.data();
+  auto set_density = [=](int i, float density) {
+    density_out[i] = density;
+    inv_rho_out[i] = 1.0f / density;
+  };
+  auto set_normal = [=](int i, float sx, float sy) {
+    nx_out[i] = normal_scale * sx;
+    ny_out[i] = normal_scale * sy;
+  };
+  auto set_surface = [=](int i) {
+    surface_out[i] = nx_out[i] * nx_out[i] + ny_out[i] * ny_out[i] > flag2;
+  };
+  auto finish = [&](int i, float rho_sum, float sx, float sy) {
+    const float density = m * rho_sum + wall_terms(i);
+    set_density(i, density);
+    set_normal(i, sx, sy);
+    set_surface(i);
     return density;
   };
   if (dfsph) {
     dfsph_density(finish);
   } else {
-    muller_density(finish);
+    muller_density(away_from_walls, wall_terms, set_density, set_normal, set_surface);
   }
 }
 
@@ -403,8 +422,10 @@ void World::zero(int n, std::initializer_list<float*> arrays) const {
 // Sums go to density and normal_x_/y_ (their own sums from i's scan, the
 // others from the earlier particles whose forward ranges hold i); the
 // particle's own W(0) and the rest are added once every band is done.
-template <class Finish>
-void World::muller_density(const Finish& finish) {
+template <class Away, class WallTerms, class SetDensity, class SetNormal, class SetSurface>
+void World::muller_density(const Away& away_from_walls, const WallTerms& wall_terms,
+                           const SetDensity& set_density, const SetNormal& set_normal,
+                           const SetSurface& set_surface) {
   Particles& p = particles_;
   const int n = p.size();
   const Params& P = params_;
@@ -426,52 +447,101 @@ void World::muller_density(const Finish& finish) {
       float* const rho_all = rho;
       float* const sx_all = sx;
       float* const sy_all = sy;
-      for (int i = begin; i < end; ++i) {
-        V rho_i(0.0f), sx_i(0.0f), sy_i(0.0f);
-        int pairs = 0;
-        for_forward_pairs<V>(grid_, limit, x, y, i, h2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
-          pairs += lane_count(in);
-          const V w = select(in, k.poly6_lanes(r2));
-          const V g = select(in, k.poly6_grad_lanes(r2));
-          const V gx = g * dx, gy = g * dy;  // grad W_ij; grad W_ji = -grad W_ij
-          rho_i += w;
-          sx_i += gx;
-          sy_i += gy;
-          store(V::load(rho_all + j) + w, rho_all + j);
-          store(V::load(sx_all + j) - gx, sx_all + j);
-          store(V::load(sy_all + j) - gy, sy_all + j);
+      // C = 1 or 2 particles i .. i + C - 1 (for_forward_pairs).
+      auto scan = [&](int i, auto count) {
+        constexpr int C = decltype(count)::value;
+        V rho_i[C], sx_i[C], sy_i[C];
+        int pairs[C];
+        for (int s = 0; s < C; ++s) {
+          rho_i[s] = sx_i[s] = sy_i[s] = V(0.0f);
+          pairs[s] = 0;
+        }
+        for_forward_pairs<V, C>(grid_, limit, x, y, i, h2, [&](int j, const Near<V>* near) {
+          V rho_j = V::load(rho_all + j), sx_j = V::load(sx_all + j), sy_j = V::load(sy_all + j);
+          for (int s = 0; s < C; ++s) {
+            const Near<V>& q = near[s];
+            pairs[s] += lane_count(q.in);
+            V w, g;
+            k.poly6_and_grad_lanes(select(q.in, V(k.h2) - q.r2), &w, &g);
+            const V gx = g * q.dx, gy = g * q.dy;  // grad W_ij; grad W_ji = -grad W_ij
+            rho_i[s] += w;
+            sx_i[s] += gx;
+            sy_i[s] += gy;
+            rho_j += w;
+            sx_j = sx_j - gx;
+            sy_j = sy_j - gy;
+          }
+          store(rho_j, rho_all + j);
+          store(sx_j, sx_all + j);
+          store(sy_j, sy_all + j);
         });
-        rho_all[i] += sum(rho_i);
-        sx_all[i] += sum(sx_i);
-        sy_all[i] += sum(sy_i);
-        found[i] = static_cast<float>(pairs);
+        for (int s = 0; s < C; ++s) {
+          rho_all[i + s] += sum(rho_i[s]);
+          sx_all[i + s] += sum(sx_i[s]);
+          sy_all[i + s] += sum(sy_i[s]);
+          found[i + s] = static_cast<float>(pairs[s]);
+        }
+      };
+      for (int i = begin; i < end;) {
+        if (grid_.shares_ranges_with_next(i, end)) {
+          scan(i, std::integral_constant<int, 2>{});
+          i += 2;
+        } else {
+          scan(i, std::integral_constant<int, 1>{});
+          ++i;
+        }
       }
     });
   });
   // Müller 2003: the equation of state, per particle as its density is known.
   const float k_eos = P.stiffness, neg = P.negative_pressure;
   const bool tait = P.eos == Eos::Tait;
-  auto eos = [&](float density) {
-    float pr;
-    if (tait) {
-      // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so
-      // that dp/drho at rho0 is k, as for the ideal-gas form.
-      const float r = density / rho0;
-      const float r2 = r * r, r4 = r2 * r2;
-      pr = k_eos * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
-    } else {
-      pr = k_eos * (density - rho0);  // Müller eq. 12
-    }
-    return pr < 0.0f ? pr * neg : pr;
-  };
   pressure_rho_.resize(static_cast<size_t>(n));
-  const float w0 = K.poly6(0.0f);
+  float* const pr_out = p.pressure.data();
+  float* const pr_rho_out = pressure_rho_.data();
+  const float* const inv_rho = inv_rho_.data();
+  // Both forms, then selects, not branches: the loop below vectorises.
+  auto set_pressure = [=](int i, float density) {
+    // Tait (Becker & Teschner 2007): B = k rho0 / gamma, gamma = 7, so that
+    // dp/drho at rho0 is k, as for the ideal-gas form.
+    const float r = density / rho0;
+    const float r2 = r * r, r4 = r2 * r2;
+    const float tait_pr = k_eos * rho0 / 7.0f * (r4 * r2 * r - 1.0f);
+    const float ideal_pr = k_eos * (density - rho0);  // Müller eq. 12
+    float pr = tait ? tait_pr : ideal_pr;
+    pr = pr < 0.0f ? pr * neg : pr;
+    pr_out[i] = pr;
+    pr_rho_out[i] = pr * inv_rho[i];  // for the pressure force's pair terms
+  };
+  float* const wall_gx = wall_gx_.data();
+  float* const wall_gy = wall_gy_.data();
+  float* const wall_lap = wall_lap_.data();
+  const float m = P.mass, w0 = K.poly6(0.0f);
   parallel(n, [&](int begin, int end) {
+    // Every particle as if no wall were near, in a loop without calls or
+    // branches, which the compiler vectorises (its arrays are distinct:
+    // ivdep); then the few near a wall get their wall terms. Both give
+    // density = m (sum_j W_ij + W(0)) + rho_b, bit for bit.
+    const auto density_to = set_density;
+    const auto normal_to = set_normal;
+    const auto pressure_to = set_pressure;
+    const float* const sum = rho;
+    const float mass = m, self = w0;
+    TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
-      const float density = finish(i, rho[i] + w0, sx[i], sy[i]);
-      const float pr = eos(density);
-      p.pressure[i] = pr;
-      pressure_rho_[i] = pr * inv_rho_[i];  // for the pressure force's pair terms
+      const float density = mass * (sum[i] + self);
+      density_to(i, density);
+      normal_to(i, sx[i], sy[i]);
+      wall_gx[i] = wall_gy[i] = wall_lap[i] = 0.0f;
+      pressure_to(i, density);
+    }
+    const auto surface_to = set_surface;  // bytes: a loop of their own vectorises
+    for (int i = begin; i < end; ++i) surface_to(i);
+    for (int i = begin; i < end; ++i) {
+      if (away_from_walls(x[i], y[i])) continue;
+      const float density = rho[i] + wall_terms(i);
+      set_density(i, density);
+      set_pressure(i, density);
     }
   });
 }
@@ -658,7 +728,9 @@ void World::compute_forces(float dt) {
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
         // that need them.
-        for_forward_pairs<V>(grid_, limit, x_all, y_all, i, radius2, [&](int j, V dx, V dy, V r2, Mask in) {
+        for_forward_pairs<V, 1>(grid_, limit, x_all, y_all, i, radius2, [&](int j, const Near<V>* near) {
+          const V dx = near->dx, dy = near->dy, r2 = near->r2;
+          const Mask in = near->in;
           const V r = sqrt(r2);
           const V inv_rhoj = V::load(inv_rho_all + j);
           const V dvx = V::load(vx_all + j) - vxi, dvy = V::load(vy_all + j) - vyi;
@@ -813,31 +885,56 @@ void World::integrate(float dt) {
   const bool dfsph = params_.solver == Solver::DFSPH;
   const bool leapfrog = !dfsph && params_.integrator == Integrator::Leapfrog;
   const double a2max = max_over(n, [&](int begin, int end) {
-    float a2 = 0.0f;
-    for (int i = begin; i < end; ++i) {
-      const float ax = p.ax[i], ay = p.ay[i];
-      a2 = std::max(a2, ax * ax + ay * ay);
-      p.x_prev[i] = p.x[i];
-      p.y_prev[i] = p.y[i];
-      if (leapfrog) {
-        // Seed 000: v(t+dt/2) = v(t-dt/2) + a dt; x += v(t+dt/2) dt; the
-        // time-centred v(t) = average of the two halves feeds viscosity.
-        const float hx = p.aux0[i] + ax * dt, hy = p.aux1[i] + ay * dt;
-        p.vx[i] = 0.5f * (p.aux0[i] + hx);
-        p.vy[i] = 0.5f * (p.aux1[i] + hy);
-        p.aux0[i] = hx;
-        p.aux1[i] = hy;
-        p.x[i] += hx * dt;
-        p.y[i] += hy * dt;
-      } else {
+    // One loop per scheme over raw pointers to distinct arrays (ivdep), which
+    // the compiler vectorises. The largest |a|^2 is kept as its bits: those
+    // of non-negative floats order as integers, and an integer maximum
+    // vectorises where a float one (std::max) does not. A NaN's bits (above
+    // infinity's) are masked to 0, so NaN is skipped, as std::max skipped it
+    // (a mask, not a select: GCC vectorises no select inside a maximum).
+    float *x = p.x.data(), *y = p.y.data(), *vx = p.vx.data(), *vy = p.vy.data();
+    float *x_prev = p.x_prev.data(), *y_prev = p.y_prev.data();
+    float *hx = p.aux0.data(), *hy = p.aux1.data();
+    const float *ax = p.ax.data(), *ay = p.ay.data();
+    auto a2_bits = [](float ax_i, float ay_i) {
+      const float a2 = ax_i * ax_i + ay_i * ay_i;
+      uint32_t bits;
+      std::memcpy(&bits, &a2, sizeof bits);
+      return bits & (0u - static_cast<uint32_t>(bits <= 0x7f800000u));
+    };
+    uint32_t most = 0;
+    if (leapfrog) {
+      // Seed 000: v(t+dt/2) = v(t-dt/2) + a dt; x += v(t+dt/2) dt; the
+      // time-centred v(t) = average of the two halves feeds viscosity.
+      TIDEPOOL_IVDEP
+      for (int i = begin; i < end; ++i) {
+        most = std::max(most, a2_bits(ax[i], ay[i]));
+        x_prev[i] = x[i];
+        y_prev[i] = y[i];
+        const float half_x = hx[i] + ax[i] * dt, half_y = hy[i] + ay[i] * dt;
+        vx[i] = 0.5f * (hx[i] + half_x);
+        vy[i] = 0.5f * (hy[i] + half_y);
+        hx[i] = half_x;
+        hy[i] = half_y;
+        x[i] += half_x * dt;
+        y[i] += half_y * dt;
+      }
+    } else {
+      // Symplectic Euler; DFSPH's solves have already updated v.
+      TIDEPOOL_IVDEP
+      for (int i = begin; i < end; ++i) {
+        most = std::max(most, a2_bits(ax[i], ay[i]));
+        x_prev[i] = x[i];
+        y_prev[i] = y[i];
         if (!dfsph) {
-          p.vx[i] += ax * dt;
-          p.vy[i] += ay * dt;
+          vx[i] += ax[i] * dt;
+          vy[i] += ay[i] * dt;
         }
-        p.x[i] += p.vx[i] * dt;
-        p.y[i] += p.vy[i] * dt;
+        x[i] += vx[i] * dt;
+        y[i] += vy[i] * dt;
       }
     }
+    float a2;
+    std::memcpy(&a2, &most, sizeof a2);
     return static_cast<double>(a2);
   });
   max_accel_ = std::sqrt(static_cast<float>(a2max));
@@ -856,7 +953,7 @@ int World::contain() {
   auto sound = [&](int begin, int end) {
     const Box b = box_;
     const float v2max = vmax * vmax;
-    auto finite = [](float v) { return std::fabs(v) <= std::numeric_limits<float>::max(); };
+    auto finite = [](float v) -> int { return std::fabs(v) <= std::numeric_limits<float>::max(); };
     const float *px = p.x.data(), *py = p.y.data(), *pvx = p.vx.data(), *pvy = p.vy.data();
     const float *a0 = p.aux0.data(), *a1 = p.aux1.data(), *rho = p.density.data(),
                 *pr = p.pressure.data();

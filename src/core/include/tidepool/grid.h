@@ -52,7 +52,8 @@ class Grid {
   // block of cells around the point at sorted position i.
   template <class F>
   TIDEPOOL_INLINE void for_each_range(int i, F&& f) const {
-    block_rows(sorted_cell_[i], -kRing, f);
+    const int c = sorted_cell_[i];
+    block_rows(c, c, -kRing, f);
   }
 
   // Calls f(begin, end) for the ranges of sorted point i's block that come
@@ -61,10 +62,30 @@ class Grid {
   // forward ranges (for_each_pair is built on this).
   template <class F>
   TIDEPOOL_INLINE void for_each_forward_range(int i, F&& f) const {
-    const int c = sorted_cell_[i];
-    const int end0 = start_[c + kRing + 1];
-    if (i + 1 < end0) f(i + 1, end0);
-    block_rows(c, 1, f);
+    for_each_forward_range(i, i, f);
+  }
+
+  // Whether sorted points i and i + 1 < end share a cell row, at most one
+  // cell apart: then their forward ranges (and those of any point in
+  // between) are covered by the ranges of for_each_forward_range(i, i + 1),
+  // which hold only one more cell per row, too far from the other point to
+  // be within the radius (cells are >= radius / 2 wide). A point in the
+  // last column is never followed by one in the next row's first column:
+  // the empty rings lie between.
+  TIDEPOOL_INLINE bool shares_ranges_with_next(int i, int end) const {
+    return i + 1 < end && sorted_cell_[i + 1] - sorted_cell_[i] <= 1;
+  }
+
+  // The forward ranges of the consecutive sorted points first .. last (one
+  // cell row, as shares_ranges_with_next), as one set: from first + 1 to
+  // the end of last's block row, and the rows above from first's block to
+  // last's.
+  template <class F>
+  TIDEPOOL_INLINE void for_each_forward_range(int first, int last, F&& f) const {
+    const int c0 = sorted_cell_[first], c1 = sorted_cell_[last];
+    const int end0 = start_[c1 + kRing + 1];
+    if (first + 1 < end0) f(first + 1, end0);
+    block_rows(c0, c1, 1, f);
   }
 
   // Cuts the sorted points into bands of whole cell rows, each at least
@@ -98,14 +119,14 @@ class Grid {
  private:
   static constexpr int kRing = 2;  // cells per support radius, and empty rings
 
-  // f(begin, end) for rows row0 .. kRing of cell c's block: each row's
-  // 2 kRing + 1 cells are one sorted-index range (skipped when empty).
+  // f(begin, end) for rows row0 .. kRing of the blocks of cells c0 .. c1
+  // (one row): each row's cells from c0 - kRing to c1 + kRing are one
+  // sorted-index range (skipped when empty).
   template <class F>
-  TIDEPOOL_INLINE void block_rows(int c, int row0, F& f) const {
+  TIDEPOOL_INLINE void block_rows(int c0, int c1, int row0, F& f) const {
     for (int row = row0; row <= kRing; ++row) {
-      const int first = c + row * nx_ - kRing;
-      const int begin = start_[first];
-      const int end = start_[first + 2 * kRing + 1];
+      const int begin = start_[c0 + row * nx_ - kRing];
+      const int end = start_[c1 + row * nx_ + kRing + 1];
       if (begin < end) f(begin, end);
     }
   }

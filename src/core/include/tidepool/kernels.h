@@ -69,6 +69,12 @@ struct MullerKernels {
     const V d = V(h2) - r2;
     return V(poly6_grad_c) * d * d;
   }
+  // Both from d = h^2 - r^2 (a lane masked to d = 0 gets zeros), sharing d^2.
+  template <class V> void poly6_and_grad_lanes(V d, V* w, V* g) const {
+    const V d2 = d * d;
+    *w = V(poly6_c) * d2 * d;
+    *g = V(poly6_grad_c) * d2;
+  }
   template <class V> V poly6_laplacian_lanes(V r2) const {
     return V(poly6_lap_c) * (V(h2) - r2) * (V(h2) - V(3.0f) * r2);
   }

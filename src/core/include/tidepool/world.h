@@ -214,8 +214,10 @@ class World {
   void sort_and_bin();
   void zero(int n, std::initializer_list<float*> arrays) const;
   void compute_density();
-  template <class Finish>
-  void muller_density(const Finish& finish);
+  template <class Away, class WallTerms, class SetDensity, class SetNormal, class SetSurface>
+  void muller_density(const Away& away_from_walls, const WallTerms& wall_terms,
+                      const SetDensity& set_density, const SetNormal& set_normal,
+                      const SetSurface& set_surface);
   template <class Finish>
   void dfsph_density(const Finish& finish);
   bool cohesion_on() const;
