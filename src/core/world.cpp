@@ -525,11 +525,11 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
     const auto density_to = set_density;
     const auto normal_to = set_normal;
     const auto pressure_to = set_pressure;
-    const float* const sum = rho;
+    const float* const sums = rho;
     const float mass = m, self = w0;
     TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
-      const float density = mass * (sum[i] + self);
+      const float density = mass * (sums[i] + self);
       density_to(i, density);
       normal_to(i, sx[i], sy[i]);
       wall_gx[i] = wall_gy[i] = wall_lap[i] = 0.0f;
