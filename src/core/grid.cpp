@@ -47,12 +47,16 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
   }
   for (int c = 0; c < cells; ++c) start_[c + 1] += start_[c];
   order_.resize(static_cast<size_t>(n));
+  sorted_cell_.resize(static_cast<size_t>(n));
   // Scatter with a moving cursor per cell; start_ is restored afterwards.
-  for (int i = 0; i < n; ++i) order_[start_[cell_index_[i]]++] = i;
+  for (int i = 0; i < n; ++i) {
+    const int c = cell_index_[i];
+    const int k = start_[c]++;
+    order_[k] = i;
+    sorted_cell_[k] = c;
+  }
   for (int c = cells; c > 0; --c) start_[c] = start_[c - 1];
   start_[0] = 0;
-  sorted_cell_.resize(static_cast<size_t>(n));
-  for (int k = 0; k < n; ++k) sorted_cell_[k] = cell_index_[order_[k]];
 }
 
 void Grid::bands(int min_points, std::vector<int>* cuts) const {

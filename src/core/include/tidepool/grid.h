@@ -69,9 +69,8 @@ class Grid {
   // cell apart: then both their forward ranges are covered by the ranges of
   // for_each_forward_range(i, i + 1), which hold only one more cell per
   // row, too far from the other point to be within the radius (cells are
-  // >= radius / 2 wide). A point in the
-  // last column is never followed by one in the next row's first column:
-  // the empty rings lie between.
+  // >= radius / 2 wide). A point in the last column is never followed by
+  // one in the next row's first column: the empty rings lie between.
   TIDEPOOL_INLINE bool shares_ranges_with_next(int i, int end) const {
     return i + 1 < end && sorted_cell_[i + 1] - sorted_cell_[i] <= 1;
   }
