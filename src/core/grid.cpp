@@ -6,32 +6,57 @@
 namespace tidepool {
 
 void Grid::build(const float* x, const float* y, int n, float radius) {
-  n_ = n;
-  float xmin = 0.0f, xmax = 0.0f, ymin = 0.0f, ymax = 0.0f;
-  if (n > 0) {
-    xmin = xmax = x[0];
-    ymin = ymax = y[0];
-    for (int i = 1; i < n; ++i) {
-      xmin = std::min(xmin, x[i]);
-      xmax = std::max(xmax, x[i]);
-      ymin = std::min(ymin, y[i]);
-      ymax = std::max(ymax, y[i]);
-    }
+  shape(n, radius, bounds(x, y, 0, n));
+  bin(x, y, 0, n);
+  sort();
+}
+
+Grid::Bounds Grid::Bounds::merge(const Bounds& o) const {
+  return {std::min(xmin, o.xmin), std::max(xmax, o.xmax), std::min(ymin, o.ymin),
+          std::max(ymax, o.ymax)};
+}
+
+Grid::Bounds Grid::bounds(const float* x, const float* y, int begin, int end) {
+  if (begin >= end) return {0.0f, 0.0f, 0.0f, 0.0f};
+  float xmin = x[begin], xmax = x[begin], ymin = y[begin], ymax = y[begin];
+  for (int i = begin + 1; i < end; ++i) {
+    xmin = std::min(xmin, x[i]);
+    xmax = std::max(xmax, x[i]);
+    ymin = std::min(ymin, y[i]);
+    ymax = std::max(ymax, y[i]);
   }
+  return {xmin, xmax, ymin, ymax};
+}
+
+void Grid::shape(int n, float radius, const Bounds& box) {
+  n_ = n;
   // A hair wider than radius / kRing: a pair at distance exactly `radius`
   // whose cell coordinates round apart still lands within kRing cells.
   cell_ = radius / kRing * 1.0001f;
   const double max_cells = 4.0 * n + 4096.0;
-  const double w = static_cast<double>(xmax) - xmin, hgt = static_cast<double>(ymax) - ymin;
+  const double w = static_cast<double>(box.xmax) - box.xmin;
+  const double hgt = static_cast<double>(box.ymax) - box.ymin;
   while ((w / cell_ + 2 * kRing + 1.0) * (hgt / cell_ + 2 * kRing + 1.0) > max_cells) cell_ *= 2.0f;
   inv_cell_ = 1.0f / cell_;
-  x0_ = xmin;
-  y0_ = ymin;
+  x0_ = box.xmin;
+  y0_ = box.ymin;
   // kRing empty rings of cells on every side: a block never leaves the grid.
   nx_ = static_cast<int>(w / cell_) + 2 * kRing + 1;
   ny_ = static_cast<int>(hgt / cell_) + 2 * kRing + 1;
-  const int cells = nx_ * ny_;
+  cell_index_.resize(static_cast<size_t>(n));
+}
 
+void Grid::bin(const float* x, const float* y, int begin, int end) {
+  // Local copies: the stores to cell_index_ could alias the members for
+  // all the compiler knows, which would keep the loop from vectorising.
+  const float x0 = x0_, y0 = y0_, inv_cell = inv_cell_;
+  const int nx = nx_, ny = ny_;
+  int* const cells = cell_index_.data();
+  for (int i = begin; i < end; ++i) cells[i] = cell_at(x[i], y[i], x0, y0, inv_cell, nx, ny);
+}
+
+void Grid::sort() {
+  const int n = n_, cells = nx_ * ny_;
   // Counting sort: histogram, exclusive prefix sum, scatter. Stable, so equal
   // cells keep their previous relative order (determinism).
   // A quarter more than asked when it grows: a splash widens the box a
@@ -39,12 +64,7 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
   const size_t slots = static_cast<size_t>(cells) + 1;
   if (start_.capacity() < slots) start_.reserve(slots + slots / 4);
   start_.assign(slots, 0);
-  cell_index_.resize(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    const int c = cell_of(x[i], y[i]);
-    cell_index_[i] = c;
-    ++start_[c + 1];
-  }
+  for (int i = 0; i < n; ++i) ++start_[cell_index_[i] + 1];
   for (int c = 0; c < cells; ++c) start_[c + 1] += start_[c];
   order_.resize(static_cast<size_t>(n));
   sorted_cell_.resize(static_cast<size_t>(n));

@@ -298,26 +298,45 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
 void World::sort_and_bin() {
   Particles& p = particles_;
   const int n = p.size();
-  grid_.build(p.x.data(), p.y.data(), n, params_.h);
+  // Grid::build in parallel where it can be: the bounding box and every
+  // particle's cell (min and max are exact, so any split gives the same
+  // grid); the counting sort itself is serial.
+  const float* x = p.x.data();
+  const float* y = p.y.data();
+  const Grid::Bounds box = reduce(
+      n, Grid::bounds(x, y, 0, std::min(n, 1)),
+      [&](int begin, int end) { return Grid::bounds(x, y, begin, end); },
+      [](const Grid::Bounds& a, const Grid::Bounds& b) { return a.merge(b); }, block_bounds_);
+  grid_.shape(n, params_.h, box);
+  parallel(n, [&](int begin, int end) { grid_.bin(x, y, begin, end); });
+  grid_.sort();
   grid_.bands(kMinBand, &bands_);
   // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
-  // id) so that entry order[k] moves to position k, in one parallel loop.
-  // The other fields are rewritten later in every step before anything
-  // reads them (x_prev, y_prev by integrate; ax, ay by forces; density and
-  // pressure by density and the pressure stages), so until then they are
-  // free to receive the reordered fields, which are then swapped in.
+  // id) so that entry order[k] moves to position k, in one parallel loop
+  // that reads order[k] once for all seven. The other fields are rewritten
+  // later in every step before anything reads them (x_prev, y_prev by
+  // integrate; ax, ay by forces; density and pressure by density and the
+  // pressure stages), so until then they are free to receive the
+  // reordered fields, which are then swapped in.
   std::vector<float>* moved[] = {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1};
   std::vector<float>* spare[] = {&p.x_prev, &p.y_prev, &p.ax, &p.ay, &p.density, &p.pressure};
   constexpr int kMoved = 6;
   tmp_id_.resize(static_cast<size_t>(n));
   const int* order = grid_.order().data();
   parallel(n, [&](int begin, int end) {
+    const float* src[kMoved];
+    float* dst[kMoved];
     for (int f = 0; f < kMoved; ++f) {
-      const float* src = moved[f]->data();
-      float* dst = spare[f]->data();
-      for (int k = begin; k < end; ++k) dst[k] = src[order[k]];
+      src[f] = moved[f]->data();
+      dst[f] = spare[f]->data();
     }
-    for (int k = begin; k < end; ++k) tmp_id_[k] = p.id[order[k]];
+    const uint32_t* const id = p.id.data();
+    uint32_t* const id_out = tmp_id_.data();
+    for (int k = begin; k < end; ++k) {
+      const int from = order[k];
+      for (int f = 0; f < kMoved; ++f) dst[f][k] = src[f][from];
+      id_out[k] = id[from];
+    }
   });
   for (int f = 0; f < kMoved; ++f) moved[f]->swap(*spare[f]);
   p.id.swap(tmp_id_);
@@ -809,70 +828,90 @@ void World::compute_forces(float dt) {
         run(lanes, t);
     });
   });
-  // The terms of each particle alone, once its pair sums are complete.
+  // The terms of each particle alone, once its pair sums are complete: a
+  // loop without calls or branches that the compiler vectorises (gravity,
+  // the wall's pressure, the colour field's force as a select), then
+  // pointers and wall friction only where they apply. Each particle's terms
+  // are added in the same order as in one loop, so the same bits.
   const float self_lap = m * K.poly6_laplacian(0.0f);
+  const float* const wgx_all = wall_gx_.data();
+  const float* const wgy_all = wall_gy_.data();
+  const float* const wlap_all = wall_lap_.data();
   parallel(n, [&](int begin, int end) {
+    const float* const rho_in = rho;
+    const float* const pr_in = pr;
+    const float* const cx_in = cx;
+    const float* const cy_in = cy;
+    const float* const clap_in = clap;
+    float* const ax_out = ax;
+    float* const ay_out = ay;
+    const float grav_x = gx, grav_y = gy, lap0 = self_lap, sig = sigma, threshold = thresh;
+    const bool with_pressure = pressure;
+    TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
-      const float vxi = vx[i], vyi = vy[i], rhoi = rho[i];
-      float axi = gx + ax[i];
-      float ayi = gy + ay[i];
-      if (pressure) {
-        // The wall as mirrored fluid at the particle's own pressure (Akinci
-        // et al. 2012): -(p_i / rho_i^2) grad rho_b.
-        const float pi_rho2 = pr[i] / (rhoi * rhoi);
-        axi -= pi_rho2 * wall_gx_[i];
-        ayi -= pi_rho2 * wall_gy_[i];
+      const float rhoi = rho_in[i];
+      // The wall as mirrored fluid at the particle's own pressure (Akinci
+      // et al. 2012): -(p_i / rho_i^2) grad rho_b.
+      const float pi_rho2 = with_pressure ? pr_in[i] / (rhoi * rhoi) : 0.0f;
+      ax_out[i] = grav_x + ax_out[i] - pi_rho2 * wgx_all[i];
+      ay_out[i] = grav_y + ay_out[i] - pi_rho2 * wgy_all[i];
+    }
+    if (colour) {
+      TIDEPOOL_IVDEP
+      for (int i = begin; i < end; ++i) {
+        // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i,
+        // where |n| passes the threshold. The Laplacian includes the
+        // particle itself (seed 000 leaves it out): without it the force on
+        // a surface particle has the wrong size, and square drops spread
+        // instead of rounding up (measured).
+        const float rhoi = rho_in[i];
+        const float nx = cx_in[i], ny = cy_in[i], nlen = std::sqrt(nx * nx + ny * ny);
+        const bool on = nlen > threshold && nlen > 0.0f;
+        const float s = -sig * (clap_in[i] + lap0 / rhoi) / (nlen * rhoi);
+        ax_out[i] = on ? ax_out[i] + s * nx : ax_out[i];
+        ay_out[i] = on ? ay_out[i] + s * ny : ay_out[i];
       }
-      if (colour) {
-        const float nx = cx[i], ny = cy[i], nlen = std::sqrt(nx * nx + ny * ny);
-        if (nlen > thresh && nlen > 0.0f) {
-          // f = -sigma lap(c) n / |n| (eq. 19), as an acceleration f / rho_i.
-          // The Laplacian includes the particle itself (seed 000 leaves it
-          // out): without it the force on a surface particle has the wrong
-          // size, and square drops spread instead of rounding up (measured).
-          const float s = -sigma * (clap[i] + self_lap / rhoi) / (nlen * rhoi);
-          axi += s * nx;
-          ayi += s * ny;
-        }
-      }
-      for (const PointerForce& f : pointers_) {
+    }
+    for (const PointerForce& f : pointers_) {
+      for (int i = begin; i < end; ++i) {
         const float dx = x[i] - f.position.x, dy = y[i] - f.position.y;
         const float d2 = dx * dx + dy * dy;
         if (d2 >= f.radius * f.radius) continue;
         const float d = std::sqrt(d2);
         const float fall = 1.0f - d / f.radius;  // 1 at the centre, 0 at the rim
         if (d > 1e-6f) {
-          axi += f.strength * fall * dx / d;
-          ayi += f.strength * fall * dy / d;
+          ax[i] += f.strength * fall * dx / d;
+          ay[i] += f.strength * fall * dy / d;
         }
         // Stirring: relax the particle velocity toward the pointer's.
         const float rate = std::min(f.stir * fall, 1.0f / dt);
-        axi += rate * (f.velocity.x - vxi);
-        ayi += rate * (f.velocity.y - vyi);
+        ax[i] += rate * (f.velocity.x - vx[i]);
+        ay[i] += rate * (f.velocity.y - vy[i]);
       }
-      // Wall viscosity: eq. 14 against wall "particles" at rest,
-      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
-      // on the tangential velocity only (the normal one is the pressure's
-      // job), and only on walls the fluid rests on (weighted by how much the
-      // wall faces up against gravity): it plays the part of the bed
-      // friction that slows a real surge, without gluing a film of fluid to
-      // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
-      // strength is stable.
-      const float wgx = wall_gx_[i], wgy = wall_gy_[i];
+    }
+    // Wall viscosity: eq. 14 against wall "particles" at rest,
+    // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
+    // on the tangential velocity only (the normal one is the pressure's
+    // job), and only on walls the fluid rests on (weighted by how much the
+    // wall faces up against gravity): it plays the part of the bed
+    // friction that slows a real surge, without gluing a film of fluid to
+    // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
+    // strength is stable. Only particles within h of a wall have a wall
+    // gradient.
+    if (wall_mu <= 0.0f || gravity_len <= 0.0f) return;
+    for (int i = begin; i < end; ++i) {
+      const float wgx = wgx_all[i], wgy = wgy_all[i];
       const float g2 = wgx * wgx + wgy * wgy;
-      if (wall_mu > 0.0f && g2 > 0.0f && gravity_len > 0.0f) {
-        // The wall gradient points into the wall: facing = -g_hat . n_hat.
-        const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
-        if (facing > 0.0f) {
-          const float vn = (vxi * wgx + vyi * wgy) / g2;
-          const float rate = facing * wall_mu * wall_lap_[i] / rhoi;
-          const float damp = rate / (1.0f + rate * dt);  // implicit Euler
-          axi -= damp * (vxi - vn * wgx);
-          ayi -= damp * (vyi - vn * wgy);
-        }
-      }
-      ax[i] = axi;
-      ay[i] = ayi;
+      if (g2 <= 0.0f) continue;
+      // The wall gradient points into the wall: facing = -g_hat . n_hat.
+      const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
+      if (facing <= 0.0f) continue;
+      const float vxi = vx[i], vyi = vy[i];
+      const float vn = (vxi * wgx + vyi * wgy) / g2;
+      const float rate = facing * wall_mu * wlap_all[i] / rho[i];
+      const float damp = rate / (1.0f + rate * dt);  // implicit Euler
+      ax[i] -= damp * (vxi - vn * wgx);
+      ay[i] -= damp * (vyi - vn * wgy);
     }
   });
 }

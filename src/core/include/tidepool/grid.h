@@ -34,6 +34,20 @@ class Grid {
   // index of the point that goes to sorted position k.
   void build(const float* x, const float* y, int n, float radius);
 
+  // build() in steps, for a caller that runs the per-point ones in
+  // parallel (any split gives the same grid): the bounding box of points
+  // [begin, end), merged over the splits; shape() sizes the cells for n
+  // points in that box; bin() finds the cells of points [begin, end); sort()
+  // counts and orders them (serial).
+  struct Bounds {
+    float xmin, xmax, ymin, ymax;
+    Bounds merge(const Bounds& o) const;
+  };
+  static Bounds bounds(const float* x, const float* y, int begin, int end);
+  void shape(int n, float radius, const Bounds& box);
+  void bin(const float* x, const float* y, int begin, int end);
+  void sort();
+
   const std::vector<int>& order() const { return order_; }
   float cell_size() const { return cell_; }
   int columns() const { return nx_; }
@@ -41,11 +55,7 @@ class Grid {
 
   // Cell of a point that was part of build().
   TIDEPOOL_INLINE int cell_of(float x, float y) const {
-    int cx = static_cast<int>((x - x0_) * inv_cell_) + kRing;
-    int cy = static_cast<int>((y - y0_) * inv_cell_) + kRing;
-    cx = cx < kRing ? kRing : (cx > nx_ - 1 - kRing ? nx_ - 1 - kRing : cx);
-    cy = cy < kRing ? kRing : (cy > ny_ - 1 - kRing ? ny_ - 1 - kRing : cy);
-    return cy * nx_ + cx;
+    return cell_at(x, y, x0_, y0_, inv_cell_, nx_, ny_);
   }
 
   // Calls f(begin, end) for the five sorted-index ranges that cover the 5x5
@@ -117,6 +127,15 @@ class Grid {
 
  private:
   static constexpr int kRing = 2;  // cells per support radius, and empty rings
+
+  static TIDEPOOL_INLINE int cell_at(float x, float y, float x0, float y0, float inv_cell, int nx,
+                                     int ny) {
+    int cx = static_cast<int>((x - x0) * inv_cell) + kRing;
+    int cy = static_cast<int>((y - y0) * inv_cell) + kRing;
+    cx = cx < kRing ? kRing : (cx > nx - 1 - kRing ? nx - 1 - kRing : cx);
+    cy = cy < kRing ? kRing : (cy > ny - 1 - kRing ? ny - 1 - kRing : cy);
+    return cy * nx + cx;
+  }
 
   // f(begin, end) for rows row0 .. kRing of the blocks of cells c0 .. c1
   // (one row): each row's cells from c0 - kRing to c1 + kRing are one

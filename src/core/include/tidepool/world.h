@@ -269,24 +269,24 @@ class World {
   // so a sum comes out the same for any number of threads.
   template <class Body>
   double sum_over(int n, const Body& body) const {
-    return reduce(n, 0.0, body, [](double a, double b) { return a + b; });
+    return reduce(n, 0.0, body, [](double a, double b) { return a + b; }, block_values_);
   }
   template <class Body>  // for values >= 0
   double max_over(int n, const Body& body) const {
-    return reduce(n, 0.0, body, [](double a, double b) { return std::max(a, b); });
+    return reduce(n, 0.0, body, [](double a, double b) { return std::max(a, b); }, block_values_);
   }
-  template <class Body, class Combine>
-  double reduce(int n, double init, const Body& body, const Combine& combine) const {
+  // `values` holds the blocks' values.
+  template <class T, class Body, class Combine>
+  T reduce(int n, T init, const Body& body, const Combine& combine, std::vector<T>& values) const {
     constexpr int kBlock = 2048;
     const int blocks = (n + kBlock - 1) / kBlock;
     if (blocks <= 1) return n > 0 ? combine(init, body(0, n)) : init;
-    block_values_.resize(static_cast<size_t>(blocks));
+    values.resize(static_cast<size_t>(blocks));
     parallel(blocks, [&](int b0, int b1) {
-      for (int b = b0; b < b1; ++b)
-        block_values_[b] = body(b * kBlock, std::min(n, (b + 1) * kBlock));
+      for (int b = b0; b < b1; ++b) values[b] = body(b * kBlock, std::min(n, (b + 1) * kBlock));
     });
-    double v = init;
-    for (int b = 0; b < blocks; ++b) v = combine(v, block_values_[b]);
+    T v = init;
+    for (int b = 0; b < blocks; ++b) v = combine(v, values[b]);
     return v;
   }
 
@@ -304,6 +304,7 @@ class World {
   std::vector<PointerForce> pointers_;
   ParallelFor parallel_;
   mutable std::vector<double> block_values_;  // reduce()'s per-block values
+  mutable std::vector<Grid::Bounds> block_bounds_;  // and sort_and_bin's
   int lanes_ = simd_width();
   std::vector<float> neighbours_;  // DFSPH: per particle, self excluded; Müller: forward pairs
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
