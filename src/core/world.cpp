@@ -304,7 +304,7 @@ void World::sort_and_bin() {
   const float* x = p.x.data();
   const float* y = p.y.data();
   const Grid::Bounds box = reduce(
-      n, Grid::bounds(x, y, 0, std::min(n, 1)),
+      n, Grid::bounds(x, y, 0, std::min(n, 1)),  // particle 0's box: merging it changes nothing
       [&](int begin, int end) { return Grid::bounds(x, y, begin, end); },
       [](const Grid::Bounds& a, const Grid::Bounds& b) { return a.merge(b); }, block_bounds_);
   grid_.shape(n, params_.h, box);
@@ -738,122 +738,83 @@ void World::compute_forces(float dt) {
       const V mass(m);
       const bool sym = symmetric;
       const float radius2 = h2;
-      // kC = 1 or 2 particles i .. i + kC - 1 (for_forward_pairs): with two,
-      // one load of j's fields and one update of its sums serve both.
-      auto scan = [&](int i, auto count) {
-        constexpr int kC = decltype(count)::value;
-        V ax_i[kC], ay_i[kC], cx_i[kC], cy_i[kC], lap_i[kC];
-        V vxi[kC], vyi[kC], rho_i[kC], visc_i[kC], nxi[kC], nyi[kC], m_inv_rhoi[kC];
-        float pi[kC], pi_rho2[kC], half_inv_rhoi[kC];
-        for (int s = 0; s < kC; ++s) {
-          ax_i[s] = ay_i[s] = cx_i[s] = cy_i[s] = lap_i[s] = V(0.0f);
-          const float rhoi = rho_all[i + s], inv_rhoi = inv_rho_all[i + s];
-          pi[s] = pr_all[i + s];
-          pi_rho2[s] = pi[s] / (rhoi * rhoi);
-          half_inv_rhoi[s] = 0.5f / rhoi;
-          vxi[s] = V(vx_all[i + s]);
-          vyi[s] = V(vy_all[i + s]);
-          rho_i[s] = V(rhoi);
-          visc_i[s] = V(mu_m * inv_rhoi);
-          nxi[s] = V(nx_all[i + s]);
-          nyi[s] = V(ny_all[i + s]);
-          m_inv_rhoi[s] = V(m * inv_rhoi);
-        }
+      for (int i = begin; i < end; ++i) {
+        V ax_i(0.0f), ay_i(0.0f), cx_i(0.0f), cy_i(0.0f), lap_i(0.0f);
+        const float rhoi = rho_all[i], inv_rhoi = inv_rho_all[i];
+        const float pi = pr_all[i], pi_rho2 = pi / (rhoi * rhoi), half_inv_rhoi = 0.5f / rhoi;
+        const V vxi(vx_all[i]), vyi(vy_all[i]), rho_i(rhoi), visc_i(mu_m * inv_rhoi);
+        const V nxi(nx_all[i]), nyi(ny_all[i]), m_inv_rhoi(m * inv_rhoi);
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
         // that need them.
-        for_forward_pairs<V, kC>(grid_, limit, x_all, y_all, i, radius2, [&](int j, const Near<V>* near) {
+        for_forward_pairs<V, 1>(grid_, limit, x_all, y_all, i, radius2, [&](int j, const Near<V>* near) {
+          const V dx = near->dx, dy = near->dy, r2 = near->r2;
+          const Mask in = near->in;
+          const V r = sqrt(r2);
           const V inv_rhoj = V::load(inv_rho_all + j);
-          const V vxj = V::load(vx_all + j), vyj = V::load(vy_all + j);
-          V fx_j, fy_j, lap_j, cx_j, cy_j;  // what j receives from the C particles
-          for (int s = 0; s < kC; ++s) {
-            const V dx = near[s].dx, dy = near[s].dy, r2 = near[s].r2;
-            const Mask in = near[s].in;
-            const V r = sqrt(r2);
-            const V dvx = vxj - vxi[s], dvy = vyj - vyi[s];
-            // Viscosity, mu m / (rho_i rho_j) lap W (v_j - v_i): eq. 14 over rho_i.
-            V dv_coef = visc_i[s] * inv_rhoj * k_muller.viscosity_laplacian_lanes(r);
-            V inv_sum(0.0f);
-            if constexpr (kXsph || kCohesion)
-              inv_sum = V(1.0f) / (rho_i[s] + V::load(rho_all + j));
-            if constexpr (kXsph) {
-              dv_coef += V(xsph_2m) * inv_sum *
-                         (kPressure ? k_muller.poly6_lanes(r2) : k_cubic.value_lanes(r));
-            }
-            V fx = dv_coef * dvx, fy = dv_coef * dvy;
-            // 1/r of a pair with a direction: spiky's gradient and the
-            // cohesion pull are singular at r = 0 (a coincident particle),
-            // where the pair pushes nowhere.
-            V inv_r(0.0f);
-            if constexpr (kPressure || kCohesion) inv_r = select(in & (r2 > V(0.0f)), V(1.0f) / r);
-            if constexpr (kPressure) {
-              const V prj = V::load(pr_rho_all + j);  // p_j / rho_j
-              // Symmetric: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992). Müller
-              // eq. 10 over rho_i: (p_i + p_j) / (2 rho_i rho_j), the
-              // arithmetic mean of the two pressures. Both are symmetric.
-              const V sp = sym ? V(pi_rho2[s]) + prj * inv_rhoj
-                               : (V(pi[s]) * inv_rhoj + prj) * V(half_inv_rhoi[s]);
-              const V gp = mass * sp * k_muller.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
-              fx = fx - gp * dx;
-              fy = fy - gp * dy;
-            }
-            if constexpr (kCohesion) {
-              // Akinci et al. 2013, eq. 1-5, per unit mass:
-              //   -gamma K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j);
-              // K_ij > 1 where the neighbourhood is thin, which strengthens
-              // the surface.
-              const V k = V(cohesion_k) * inv_sum;
-              const V pull = k * mass * k_cohesion.value_lanes(r) * inv_r;
-              fx = fx - (pull * dx + k * (nxi[s] - V::load(nx_all + j)));
-              fy = fy - (pull * dy + k * (nyi[s] - V::load(ny_all + j)));
-            }
-            fx = select(in, fx);
-            fy = select(in, fy);
-            ax_i[s] += fx;
-            ay_i[s] += fy;
-            fx_j = s == 0 ? fx : fx_j + fx;
-            fy_j = s == 0 ? fy : fy_j + fy;
-            if constexpr (kColour) {
-              // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15): its
-              // gradient and Laplacian, for i with m / rho_j, for j with
-              // m / rho_i.
-              const V vol_j = select(in, mass * inv_rhoj), vol_i = select(in, m_inv_rhoi[s]);
-              const V lap = k_muller.poly6_laplacian_lanes(r2);
-              const V g = k_muller.poly6_grad_lanes(r2);
-              lap_i[s] += vol_j * lap;
-              cx_i[s] += vol_j * g * dx;
-              cy_i[s] += vol_j * g * dy;
-              const V lj = vol_i * lap, gxj = vol_i * g * dx, gyj = vol_i * g * dy;
-              lap_j = s == 0 ? lj : lap_j + lj;
-              cx_j = s == 0 ? gxj : cx_j + gxj;
-              cy_j = s == 0 ? gyj : cy_j + gyj;
-            }
+          const V dvx = V::load(vx_all + j) - vxi, dvy = V::load(vy_all + j) - vyi;
+          // Viscosity, mu m / (rho_i rho_j) lap W (v_j - v_i): eq. 14 over rho_i.
+          V dv_coef = visc_i * inv_rhoj * k_muller.viscosity_laplacian_lanes(r);
+          V inv_sum(0.0f);
+          if constexpr (kXsph || kCohesion) inv_sum = V(1.0f) / (rho_i + V::load(rho_all + j));
+          if constexpr (kXsph) {
+            dv_coef += V(xsph_2m) * inv_sum *
+                       (kPressure ? k_muller.poly6_lanes(r2) : k_cubic.value_lanes(r));
           }
-          store(V::load(ax_all + j) - fx_j, ax_all + j);
-          store(V::load(ay_all + j) - fy_j, ay_all + j);
+          V fx = dv_coef * dvx, fy = dv_coef * dvy;
+          // 1/r of a pair with a direction: spiky's gradient and the
+          // cohesion pull are singular at r = 0 (a coincident particle),
+          // where the pair pushes nowhere.
+          V inv_r(0.0f);
+          if constexpr (kPressure || kCohesion) inv_r = select(in & (r2 > V(0.0f)), V(1.0f) / r);
+          if constexpr (kPressure) {
+            const V prj = V::load(pr_rho_all + j);  // p_j / rho_j
+            // Symmetric: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992). Müller
+            // eq. 10 over rho_i: (p_i + p_j) / (2 rho_i rho_j), the
+            // arithmetic mean of the two pressures. Both are symmetric.
+            const V s = sym ? V(pi_rho2) + prj * inv_rhoj
+                            : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
+            const V gp = mass * s * k_muller.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
+            fx = fx - gp * dx;
+            fy = fy - gp * dy;
+          }
+          if constexpr (kCohesion) {
+            // Akinci et al. 2013, eq. 1-5, per unit mass:
+            //   -gamma K_ij [m_j C(r) r_ij / r + (n_i - n_j)],  K_ij = 2 rho0 / (rho_i + rho_j);
+            // K_ij > 1 where the neighbourhood is thin, which strengthens
+            // the surface.
+            const V k = V(cohesion_k) * inv_sum;
+            const V pull = k * mass * k_cohesion.value_lanes(r) * inv_r;
+            fx = fx - (pull * dx + k * (nxi - V::load(nx_all + j)));
+            fy = fy - (pull * dy + k * (nyi - V::load(ny_all + j)));
+          }
+          fx = select(in, fx);
+          fy = select(in, fy);
+          ax_i += fx;
+          ay_i += fy;
+          store(V::load(ax_all + j) - fx, ax_all + j);
+          store(V::load(ay_all + j) - fy, ay_all + j);
           if constexpr (kColour) {
-            store(V::load(clap_all + j) + lap_j, clap_all + j);
-            store(V::load(cx_all + j) - cx_j, cx_all + j);
-            store(V::load(cy_all + j) - cy_j, cy_all + j);
+            // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15): its
+            // gradient and Laplacian, for i with m / rho_j, for j with
+            // m / rho_i.
+            const V vol_j = select(in, mass * inv_rhoj), vol_i = select(in, m_inv_rhoi);
+            const V lap = k_muller.poly6_laplacian_lanes(r2);
+            const V g = k_muller.poly6_grad_lanes(r2);
+            lap_i += vol_j * lap;
+            cx_i += vol_j * g * dx;
+            cy_i += vol_j * g * dy;
+            store(V::load(clap_all + j) + vol_i * lap, clap_all + j);
+            store(V::load(cx_all + j) - vol_i * g * dx, cx_all + j);
+            store(V::load(cy_all + j) - vol_i * g * dy, cy_all + j);
           }
         });
-        for (int s = 0; s < kC; ++s) {
-          ax_all[i + s] += sum(ax_i[s]);
-          ay_all[i + s] += sum(ay_i[s]);
-          if constexpr (kColour) {
-            cx_all[i + s] += sum(cx_i[s]);
-            cy_all[i + s] += sum(cy_i[s]);
-            clap_all[i + s] += sum(lap_i[s]);
-          }
-        }
-      };
-      for (int i = begin; i < end;) {
-        if (grid_.shares_ranges_with_next(i, end)) {
-          scan(i, std::integral_constant<int, 2>{});
-          i += 2;
-        } else {
-          scan(i, std::integral_constant<int, 1>{});
-          ++i;
+        ax_all[i] += sum(ax_i);
+        ay_all[i] += sum(ay_i);
+        if constexpr (kColour) {
+          cx_all[i] += sum(cx_i);
+          cy_all[i] += sum(cy_i);
+          clap_all[i] += sum(lap_i);
         }
       }
     });
