@@ -703,12 +703,19 @@ void World::compute_forces(float dt) {
   // of its sums and constants in registers (callgrind: 22 % fewer
   // instructions than one loop with run-time switches), and skips the
   // divisions of the terms that are off (XSPH's, in the seeds' presets).
-  enum : int { kTermPressure = 1, kTermXsph = 2, kTermColour = 4, kTermCohesion = 8 };
+  enum : int {
+    kTermPressure = 1,
+    kTermXsph = 2,
+    kTermColour = 4,
+    kTermCohesion = 8,
+    kTermSymmetric = 16,  // the pressure force's form
+  };
   auto run = [&](auto lanes, auto terms) {
     using V = decltype(lanes);
     using Mask = typename V::Mask;
     constexpr int kTerms = decltype(terms)::value;
     constexpr bool kPressure = kTerms & kTermPressure, kXsph = kTerms & kTermXsph;
+    constexpr bool kSymmetric = kTerms & kTermSymmetric;
     constexpr bool kColour = kTerms & kTermColour, kCohesion = kTerms & kTermCohesion;
     for_bands([&](int begin, int end, int limit) {
       // Local copies of everything the pair loop reads: the stores to j's
@@ -736,7 +743,6 @@ void World::compute_forces(float dt) {
       float* const clap_all = clap;
       const float mu_m = mu * m, xsph_2m = xsph * 2.0f * m, cohesion_k = two_rho0 * sigma;
       const V mass(m);
-      const bool sym = symmetric;
       const float radius2 = h2;
       for (int i = begin; i < end; ++i) {
         V ax_i(0.0f), ay_i(0.0f), cx_i(0.0f), cy_i(0.0f), lap_i(0.0f);
@@ -772,8 +778,8 @@ void World::compute_forces(float dt) {
             // Symmetric: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992). Müller
             // eq. 10 over rho_i: (p_i + p_j) / (2 rho_i rho_j), the
             // arithmetic mean of the two pressures. Both are symmetric.
-            const V s = sym ? V(pi_rho2) + prj * inv_rhoj
-                            : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
+            const V s = kSymmetric ? V(pi_rho2) + prj * inv_rhoj
+                                   : (V(pi) * inv_rhoj + prj) * V(half_inv_rhoi);
             const V gp = mass * s * k_muller.spiky_grad_lanes(r, inv_r);  // grad W = g r_ij
             fx = fx - gp * dx;
             fy = fy - gp * dy;
@@ -819,12 +825,16 @@ void World::compute_forces(float dt) {
       }
     });
   };
-  const int terms = (pressure ? kTermPressure : 0) | (xsph > 0.0f ? kTermXsph : 0) |
+  const int terms = (pressure ? kTermPressure | (symmetric ? kTermSymmetric : 0) : 0) |
+                    (xsph > 0.0f ? kTermXsph : 0) |
                     (colour ? kTermColour : cohesion ? kTermCohesion : 0);
   with_lanes(lanes_, n, [&](auto lanes) {
-    with_constant<kTermCohesion * 2>(terms, [&](auto t) {
-      // Colour and cohesion never together: no loop for that.
-      if constexpr (!((decltype(t)::value & kTermColour) && (decltype(t)::value & kTermCohesion)))
+    with_constant<kTermSymmetric * 2>(terms, [&](auto t) {
+      // Colour and cohesion never together, a pressure form only with
+      // pressure: no loops for those.
+      constexpr int kTerms = decltype(t)::value;
+      if constexpr (!((kTerms & kTermColour) && (kTerms & kTermCohesion)) &&
+                    !((kTerms & kTermSymmetric) && !(kTerms & kTermPressure)))
         run(lanes, t);
     });
   });
