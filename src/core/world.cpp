@@ -298,9 +298,9 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
 void World::sort_and_bin() {
   Particles& p = particles_;
   const int n = p.size();
-  // Grid::build in parallel where it can be: the bounding box and every
-  // particle's cell (min and max are exact, so any split gives the same
-  // grid); the counting sort itself is serial.
+  // Grid::build, on the thread pool where it can be: the bounding box and
+  // every particle's cell (min and max are exact, so any split gives the
+  // same grid); the counting sort itself is serial.
   const float* x = p.x.data();
   const float* y = p.y.data();
   const Grid::Bounds box = reduce(
@@ -838,11 +838,11 @@ void World::compute_forces(float dt) {
         run(lanes, t);
     });
   });
-  // The terms of each particle alone, once its pair sums are complete: a
-  // loop without calls or branches that the compiler vectorises (gravity,
-  // the wall's pressure, the colour field's force as a select), then
-  // pointers and wall friction only where they apply. Each particle's terms
-  // are added in the same order as in one loop, so the same bits.
+  // The terms of each particle alone, once its pair sums are complete: loops
+  // without calls or branches that the compiler vectorises (gravity and the
+  // wall's pressure; the colour field's force, as a select), then pointers
+  // and wall friction only where they apply. Each particle's terms are
+  // added in the same order as in one loop, so the same bits.
   const float self_lap = m * K.poly6_laplacian(0.0f);
   const float* const wgx_all = wall_gx_.data();
   const float* const wgy_all = wall_gy_.data();
