@@ -52,7 +52,7 @@ void Grid::bin(const float* x, const float* y, int begin, int end) {
   const float x0 = x0_, y0 = y0_, inv_cell = inv_cell_;
   const int nx = nx_, ny = ny_;
   int* const cells = cell_index_.data();
-  for (int i = begin; i < end; ++i) cells[i] = cell_at(x[i], y[i], x0, y0, inv_cell, nx, ny);
+  for (int i = begin; i < end; ++i) cells[i] = cell_of(x[i], y[i], x0, y0, inv_cell, nx, ny);
 }
 
 void Grid::sort() {

@@ -53,11 +53,6 @@ class Grid {
   int columns() const { return nx_; }
   int rows() const { return ny_; }
 
-  // Cell of a point that was part of build().
-  TIDEPOOL_INLINE int cell_of(float x, float y) const {
-    return cell_at(x, y, x0_, y0_, inv_cell_, nx_, ny_);
-  }
-
   // Calls f(begin, end) for the five sorted-index ranges that cover the 5x5
   // block of cells around the point at sorted position i.
   template <class F>
@@ -128,7 +123,9 @@ class Grid {
  private:
   static constexpr int kRing = 2;  // cells per support radius, and empty rings
 
-  static TIDEPOOL_INLINE int cell_at(float x, float y, float x0, float y0, float inv_cell, int nx,
+  // The cell of a point (clamped into the grid, inside the empty rings), the
+  // grid's fields passed in: bin() keeps them in locals.
+  static TIDEPOOL_INLINE int cell_of(float x, float y, float x0, float y0, float inv_cell, int nx,
                                      int ny) {
     int cx = static_cast<int>((x - x0) * inv_cell) + kRing;
     int cy = static_cast<int>((y - y0) * inv_cell) + kRing;
