@@ -427,15 +427,6 @@ void World::compute_density() {
   }
 }
 
-// Sets entries [0, n) of each array to zero (a null array is skipped): the
-// sums the forward pair passes add to.
-void World::zero(int n, std::initializer_list<float*> arrays) const {
-  parallel(n, [&](int begin, int end) {
-    for (float* a : arrays)
-      if (a) std::fill(a + begin, a + end, 0.0f);
-  });
-}
-
 // Müller 2003's density pass visits each pair once (for_forward_pairs) and
 // adds W_ij and grad W_ij to both ends: half the candidates of a full scan.
 // Sums go to density and normal_x_/y_ (their own sums from i's scan, the
@@ -456,10 +447,9 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
   float* sx = normal_x_.data();
   float* sy = normal_y_.data();
   float* found = neighbours_.data();
-  zero(n, {rho, sx, sy});
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
-    for_bands([&](int begin, int end, int limit) {
+    for_bands({rho, sx, sy}, [&](int begin, int end, int limit) {
       // Local copies: the stores below could alias K's fields for all the
       // compiler knows, which would reload them in every lane group.
       const MullerKernels k = K;
@@ -694,10 +684,9 @@ void World::compute_forces(float dt) {
     colour_y_.resize(static_cast<size_t>(n));
     colour_lap_.resize(static_cast<size_t>(n));
   }
-  float* cx = colour_x_.data();
-  float* cy = colour_y_.data();
-  float* clap = colour_lap_.data();
-  zero(n, {ax, ay, colour ? cx : nullptr, colour ? cy : nullptr, colour ? clap : nullptr});
+  float* cx = colour ? colour_x_.data() : nullptr;  // null: not summed (for_bands)
+  float* cy = colour ? colour_y_.data() : nullptr;
+  float* clap = colour ? colour_lap_.data() : nullptr;
   // One instance of the pair loop per lane type and set of terms (if
   // constexpr below): a loop that carries only the terms it uses keeps more
   // of its sums and constants in registers (callgrind: 22 % fewer
@@ -717,7 +706,7 @@ void World::compute_forces(float dt) {
     constexpr bool kPressure = kTerms & kTermPressure, kXsph = kTerms & kTermXsph;
     constexpr bool kSymmetric = kTerms & kTermSymmetric;
     constexpr bool kColour = kTerms & kTermColour, kCohesion = kTerms & kTermCohesion;
-    for_bands([&](int begin, int end, int limit) {
+    for_bands({ax, ay, cx, cy, clap}, [&](int begin, int end, int limit) {
       // Local copies of everything the pair loop reads: the stores to j's
       // sums could alias the pass's floats for all the compiler knows, and
       // it reached the rest through the pass's frame, so each lane group

@@ -212,7 +212,6 @@ class World {
   void build_wall_tables();
   // Stages (world.cpp, dfsph.cpp, boundary.cpp).
   void sort_and_bin();
-  void zero(int n, std::initializer_list<float*> arrays) const;
   void compute_density();
   template <class Away, class WallTerms, class SetDensity, class SetNormal, class SetSurface>
   void muller_density(const Away& away_from_walls, const WallTerms& wall_terms,
@@ -252,14 +251,23 @@ class World {
   // So bands two apart never touch the same entry: the even bands run at
   // once, then the odd ones, and each entry receives its sums in one order,
   // whatever the thread count.
+  // The arrays in `sums` (null ones skipped) are the pass's sums: an even
+  // band is the first to write to its entries and to the odd band's after
+  // it, so it zeroes both just before its body runs, while they are in its
+  // core's cache, instead of a loop of its own over all of them first.
   template <class Body>
-  void for_bands(const Body& body) const {
+  void for_bands(std::initializer_list<float*> sums, const Body& body) const {
     const int bands = static_cast<int>(bands_.size()) - 1;
     for (int round = 0; round < 2; ++round) {
       parallel((bands - round + 1) / 2, [&](int k0, int k1) {
         for (int k = k0; k < k1; ++k) {
           const int b = 2 * k + round;
-          body(bands_[b], bands_[b + 1], bands_[std::min(b + 2, bands)]);
+          const int limit = bands_[std::min(b + 2, bands)];
+          if (round == 0) {
+            for (float* a : sums)
+              if (a) std::fill(a + bands_[b], a + limit, 0.0f);
+          }
+          body(bands_[b], bands_[b + 1], limit);
         }
       });
     }
