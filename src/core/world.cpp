@@ -40,6 +40,22 @@ void with_constant(int v, F&& f) {
   }
 }
 
+// The bits of v >= 0 (or +inf; 0 for NaN): they order as the values do, so
+// the largest of many values is an integer maximum, which the compiler
+// vectorises where a float one (std::max, which skips NaN) does not. NaN's
+// bits (above infinity's) are masked to 0 with a mask, not a select: GCC
+// vectorises no select inside a maximum.
+inline uint32_t order_bits(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits & (0u - static_cast<uint32_t>(bits <= 0x7f800000u));
+}
+inline float from_order_bits(uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
 // Fewest particles in a band of for_bands: at least a lane group, so a
 // group shifted back from a band's limit stays within the band after it;
 // more keeps a band worth a task.
@@ -181,9 +197,11 @@ float World::stable_dt() const {
   if (!P.adaptive_dt) return P.dt;
   const Particles& p = particles_;
   const double v2max = max_over(p.size(), [&](int begin, int end) {
-    float v2 = 0.0f;
-    for (int i = begin; i < end; ++i) v2 = std::max(v2, p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
-    return static_cast<double>(v2);
+    const float *vx = p.vx.data(), *vy = p.vy.data();
+    uint32_t most = 0;
+    for (int i = begin; i < end; ++i)
+      most = std::max(most, order_bits(vx[i] * vx[i] + vy[i] * vy[i]));
+    return static_cast<double>(from_order_bits(most));
   });
   const float vmax = std::sqrt(static_cast<float>(v2max));
   float dt = P.dt;
@@ -924,21 +942,12 @@ void World::integrate(float dt) {
   const bool leapfrog = !dfsph && params_.integrator == Integrator::Leapfrog;
   const double a2max = max_over(n, [&](int begin, int end) {
     // One loop per scheme over raw pointers to distinct arrays (ivdep), which
-    // the compiler vectorises. The largest |a|^2 is kept as its bits: those
-    // of non-negative floats order as integers, and an integer maximum
-    // vectorises where a float one (std::max) does not. A NaN's bits (above
-    // infinity's) are masked to 0, so NaN is skipped, as std::max skipped it
-    // (a mask, not a select: GCC vectorises no select inside a maximum).
+    // the compiler vectorises, the largest |a|^2 kept as its order_bits.
     float *x = p.x.data(), *y = p.y.data(), *vx = p.vx.data(), *vy = p.vy.data();
     float *x_prev = p.x_prev.data(), *y_prev = p.y_prev.data();
     float *hx = p.aux0.data(), *hy = p.aux1.data();
     const float *ax = p.ax.data(), *ay = p.ay.data();
-    auto a2_bits = [](float ax_i, float ay_i) {
-      const float a2 = ax_i * ax_i + ay_i * ay_i;
-      uint32_t bits;
-      std::memcpy(&bits, &a2, sizeof bits);
-      return bits & (0u - static_cast<uint32_t>(bits <= 0x7f800000u));
-    };
+    auto a2_bits = [](float ax_i, float ay_i) { return order_bits(ax_i * ax_i + ay_i * ay_i); };
     uint32_t most = 0;
     if (leapfrog) {
       // Seed 000: v(t+dt/2) = v(t-dt/2) + a dt; x += v(t+dt/2) dt; the
@@ -971,9 +980,7 @@ void World::integrate(float dt) {
         y[i] += vy[i] * dt;
       }
     }
-    float a2;
-    std::memcpy(&a2, &most, sizeof a2);
-    return static_cast<double>(a2);
+    return static_cast<double>(from_order_bits(most));
   });
   max_accel_ = std::sqrt(static_cast<float>(a2max));
 }
