@@ -134,6 +134,60 @@ TEST_CASE("obstacles can be added and removed at run time and are never entered"
   CHECK(w.obstacles().empty());
 }
 
+// Müller 2003 sec. 3.6: a particle found past a wall goes back to it plus
+// `restitution` times its penetration, its normal velocity reversed and
+// scaled by the restitution, its tangential velocity scaled by
+// 1 - friction. A lone particle with every force off (no gravity,
+// viscosity, XSPH, wall friction or tension; stiffness 0, so no pressure)
+// moves in a straight line, so one step past each wall, and past two at a
+// corner, gives these figures exactly, for both of the seeds' integrators;
+// leapfrog's half-step velocity is reset with the velocity (seed 000).
+TEST_CASE("a particle past a wall is reflected with the restitution and the friction", "[scenes][walls]") {
+  const float e = 0.5f, keep = 0.75f, dt = 0.01f;
+  for (Integrator integrator : {Integrator::SymplecticEuler, Integrator::Leapfrog}) {
+    World w;
+    Params P = w.params();
+    P.solver = Solver::Muller2003;
+    P.integrator = integrator;
+    P.stiffness = P.viscosity = P.xsph = P.surface_tension = P.wall_viscosity = 0.0f;
+    P.gravity_x = P.gravity_y = 0.0f;
+    P.restitution = e;
+    P.friction = 1.0f - keep;
+    REQUIRE(w.set_params(P).empty());
+    w.set_box(Box{{0.0f, 0.0f}, {1.0f, 1.0f}});
+    const float r = 0.5f * w.spacing();  // the contact distance from a wall
+    const float gap = 0.004f, depth = 0.01f - gap;  // 1 m/s for 0.01 s: 6 mm past contact
+    struct Case {
+      const char* wall;
+      glm::vec2 start, v, end_v, end;
+    };
+    const Case cases[] = {
+        {"left", {r + gap, 0.5f}, {-1.0f, 0.4f}, {e, 0.4f * keep}, {r + e * depth, 0.5f + 0.004f}},
+        {"right", {1.0f - r - gap, 0.5f}, {1.0f, -0.4f}, {-e, -0.4f * keep}, {1.0f - r - e * depth, 0.5f - 0.004f}},
+        {"floor", {0.5f, r + gap}, {0.4f, -1.0f}, {0.4f * keep, e}, {0.5f + 0.004f, r + e * depth}},
+        {"ceiling", {0.5f, 1.0f - r - gap}, {-0.4f, 1.0f}, {-0.4f * keep, -e}, {0.5f - 0.004f, 1.0f - r - e * depth}},
+        // Both walls: the side's reflection first, then the floor's, each
+        // taking the tangential share of the other's normal speed.
+        {"corner", {r + gap, r + gap}, {-1.0f, -1.0f}, {e * keep, e * keep}, {r + e * depth, r + e * depth}},
+    };
+    for (const Case& c : cases) {
+      INFO((integrator == Integrator::Leapfrog ? "leapfrog, " : "symplectic Euler, ") << c.wall);
+      w.clear_particles();
+      REQUIRE(w.add_particle(c.start, c.v) >= 0);
+      w.step(dt);
+      const Particles& p = w.particles();
+      CHECK(p.vx[0] == Approx(c.end_v.x).margin(1e-5));
+      CHECK(p.vy[0] == Approx(c.end_v.y).margin(1e-5));
+      CHECK(p.x[0] == Approx(c.end.x).margin(1e-5));
+      CHECK(p.y[0] == Approx(c.end.y).margin(1e-5));
+      if (integrator == Integrator::Leapfrog) {
+        CHECK(p.aux0[0] == p.vx[0]);
+        CHECK(p.aux1[0] == p.vy[0]);
+      }
+    }
+  }
+}
+
 TEST_CASE("emitters pour up to their limit and sinks drain", "[scenes][emitters]") {
   World w;
   std::string err;
