@@ -397,11 +397,12 @@ void World::compute_density() {
   // wall_density adds a wall only within h of it: a particle farther from
   // all four (most of them), with no obstacles, gets zeros without the
   // lookup (the same d >= h tests as wall_density's, so the same results).
-  const Box box = box_;
+  // By value, and `&` for `&&`: copied into a loop, the test keeps its
+  // bounds in registers, does not branch on each of them, and vectorises.
+  const float x0 = box_.min.x, x1 = box_.max.x, y0 = box_.min.y, y1 = box_.max.y;
   const bool obstacles = !obstacles_.empty();
-  auto away_from_walls = [&](float xi, float yi) {
-    return !obstacles && xi - box.min.x >= h && box.max.x - xi >= h && yi - box.min.y >= h &&
-           box.max.y - yi >= h;
+  auto away_from_walls = [=](float xi, float yi) {
+    return !obstacles & (xi - x0 >= h) & (x1 - xi >= h) & (yi - y0 >= h) & (y1 - yi >= h);
   };
   // What the pass leaves per particle, once its sums are complete, in
   // pieces: Müller's pass runs them over whole blocks (muller_density).
@@ -465,6 +466,7 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
   float* sx = normal_x_.data();
   float* sy = normal_y_.data();
   float* found = neighbours_.data();
+  near_wall_.resize(static_cast<size_t>(n));
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     for_bands({rho, sx, sy}, [&](int begin, int end, int limit) {
@@ -564,8 +566,17 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
     }
     const auto surface_to = set_surface;  // bytes: a loop of their own vectorises
     for (int i = begin; i < end; ++i) surface_to(i);
+    // Which particles are near a wall, as bytes in a loop that vectorises
+    // too, so that the loop over them tests a byte instead of the four
+    // distances (callgrind, 4 000 particles: 8 instructions a particle for
+    // both loops, against about 25 for the one loop of scalar tests).
+    const auto away = away_from_walls;
+    const float* const xs = x;  // byte stores could alias the captured pointers
+    const float* const ys = y;
+    uint8_t* const near = near_wall_.data();
+    for (int i = begin; i < end; ++i) near[i] = !away(xs[i], ys[i]);
     for (int i = begin; i < end; ++i) {
-      if (away_from_walls(x[i], y[i])) continue;
+      if (!near[i]) continue;
       const float density = rho[i] + wall_terms(i);
       set_density(i, density);
       set_pressure(i, density);
@@ -1112,7 +1123,7 @@ size_t World::bytes_per_particle() const {
                         &inv_rho_, &pressure_rho_, &colour_x_, &colour_y_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
-  bytes += p.surface.capacity() + keep_.capacity();
+  bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity();
   bytes += grid_.bytes();
   bytes += (list_end_.capacity() + bands_.capacity()) * sizeof(int);
   for (const ListBlock& b : list_blocks_)
