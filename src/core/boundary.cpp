@@ -236,6 +236,9 @@ void World::collide(float) {
     TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
       float x = px[i], y = py[i], vx = pvx[i], vy = pvy[i];
+      // Read up front: `h[i] = reset ? v : h[i]` is a conditional store to
+      // Clang, which then does not vectorise the loop for wasm.
+      const float hxi = hx[i], hyi = hy[i];
       const bool left = x < x0, right = !left && x > x1;
       x = left ? x0 + std::min(rest * (x0 - x), width)
                : (right ? x1 - std::min(rest * (x - x1), width) : x);
@@ -249,8 +252,8 @@ void World::collide(float) {
       py[i] = y;
       pvx[i] = vx;
       pvy[i] = vy;
-      hx[i] = reset ? vx : hx[i];
-      hy[i] = reset ? vy : hy[i];
+      hx[i] = reset ? vx : hxi;
+      hy[i] = reset ? vy : hyi;
     }
   });
 }
