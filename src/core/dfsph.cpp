@@ -151,9 +151,17 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out) {
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;
     parallel(n, [&](int begin, int end) {
+      // Raw pointers to distinct arrays (ivdep): a loop that vectorises,
+      // for Clang (wasm) too.
+      float* const k_step = kappa_tmp_.data();
+      float* const k_sum = kappa.data();
+      const float* const adv = rho_adv_.data();
+      const float* const alpha = factor_.data();
+      const float s = scale, dt2 = dt * dt;
+      TIDEPOOL_IVDEP
       for (int i = begin; i < end; ++i) {
-        kappa_tmp_[i] = scale * rho_adv_[i] * factor_[i];
-        kappa[i] += kappa_tmp_[i] / (dt * dt);
+        k_step[i] = s * adv[i] * alpha[i];
+        k_sum[i] += k_step[i] / dt2;
       }
     });
     dfsph_apply_kappa(kappa_tmp_, dt);
@@ -169,16 +177,23 @@ int World::dfsph_density_solve(float dt, float* error_out) {
   const int n = p.size();
   // Non-pressure accelerations first: v* = v + dt a (Alg. 1).
   parallel(n, [&](int begin, int end) {
+    float *vx = p.vx.data(), *vy = p.vy.data();
+    const float *ax = p.ax.data(), *ay = p.ay.data();
+    const float step = dt;
+    TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
-      p.vx[i] += dt * p.ax[i];
-      p.vy[i] += dt * p.ay[i];
+      vx[i] += step * ax[i];
+      vy[i] += step * ay[i];
     }
   });
   const int it = dfsph_solve(dt, false, error_out);
   // Both solves apply pressure accelerations of the same form, so the
   // pressure acting this step is their sum.
   parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) p.pressure[i] = (p.aux0[i] + p.aux1[i]) * p.density[i];
+    float* const pr = p.pressure.data();
+    const float *k_density = p.aux0.data(), *k_divergence = p.aux1.data(), *rho = p.density.data();
+    TIDEPOOL_IVDEP
+    for (int i = begin; i < end; ++i) pr[i] = (k_density[i] + k_divergence[i]) * rho[i];
   });
   return it;
 }
