@@ -156,16 +156,18 @@ TEST_CASE("a particle past a wall is reflected with the restitution and the fric
     REQUIRE(w.set_params(P).empty());
     w.set_box(Box{{0.0f, 0.0f}, {1.0f, 1.0f}});
     const float r = 0.5f * w.spacing();  // the contact distance from a wall
-    const float gap = 0.004f, depth = 0.01f - gap;  // 1 m/s for 0.01 s: 6 mm past contact
+    // 1 m/s towards the wall for one step of 0.01 s from 4 mm before contact:
+    // 6 mm past it. The tangential speed is 0.4 m/s.
+    const float gap = 0.004f, depth = 1.0f * dt - gap, slide = 0.4f * dt;
     struct Case {
       const char* wall;
       glm::vec2 start, v, end_v, end;
     };
     const Case cases[] = {
-        {"left", {r + gap, 0.5f}, {-1.0f, 0.4f}, {e, 0.4f * keep}, {r + e * depth, 0.5f + 0.004f}},
-        {"right", {1.0f - r - gap, 0.5f}, {1.0f, -0.4f}, {-e, -0.4f * keep}, {1.0f - r - e * depth, 0.5f - 0.004f}},
-        {"floor", {0.5f, r + gap}, {0.4f, -1.0f}, {0.4f * keep, e}, {0.5f + 0.004f, r + e * depth}},
-        {"ceiling", {0.5f, 1.0f - r - gap}, {-0.4f, 1.0f}, {-0.4f * keep, -e}, {0.5f - 0.004f, 1.0f - r - e * depth}},
+        {"left", {r + gap, 0.5f}, {-1.0f, 0.4f}, {e, 0.4f * keep}, {r + e * depth, 0.5f + slide}},
+        {"right", {1.0f - r - gap, 0.5f}, {1.0f, -0.4f}, {-e, -0.4f * keep}, {1.0f - r - e * depth, 0.5f - slide}},
+        {"floor", {0.5f, r + gap}, {0.4f, -1.0f}, {0.4f * keep, e}, {0.5f + slide, r + e * depth}},
+        {"ceiling", {0.5f, 1.0f - r - gap}, {-0.4f, 1.0f}, {-0.4f * keep, -e}, {0.5f - slide, 1.0f - r - e * depth}},
         // Both walls: the side's reflection first, then the floor's, each
         // taking the tangential share of the other's normal speed.
         {"corner", {r + gap, r + gap}, {-1.0f, -1.0f}, {e * keep, e * keep}, {r + e * depth, r + e * depth}},
