@@ -78,12 +78,8 @@ struct MullerKernels {
   template <class V> V poly6_laplacian_lanes(V r2) const {
     return V(poly6_lap_c) * (V(h2) - r2) * (V(h2) - V(3.0f) * r2);
   }
-  // 1/r is given: the caller shares one division among its terms.
-  template <class V> V spiky_grad_lanes(V r, V inv_r) const {
-    const V d = V(h) - r;
-    return V(spiky_grad_c) * d * d * inv_r;
-  }
-  template <class V> V viscosity_laplacian_lanes(V r) const { return V(visc_lap_c) * (V(h) - r); }
+  // (The forces pass evaluates spiky's gradient and the viscosity
+  // Laplacian inline, with their constants folded into its own factors.)
 };
 
 // Cubic spline (Monaghan 1992) in 2D with support radius h, the kernel of
