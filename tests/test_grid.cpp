@@ -1,6 +1,7 @@
 // Grid neighbour search against brute force.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 #include <utility>
@@ -78,6 +79,36 @@ TEST_CASE("grid finds pairs exactly on cell borders and at exactly the radius", 
   const PairSet expect = brute_pairs(x, y, radius);
   CHECK(expect.size() == 2u * 13u * 12u);  // horizontal + vertical lattice bonds
   CHECK(grid_pairs(x, y, radius) == expect);
+}
+
+TEST_CASE("grid finds neighbours at the radius in every direction", "[grid]") {
+  // Rings of points just inside the radius around centres at assorted
+  // offsets within their cells: the pairs two rows apart (more than half a
+  // radius up or down) reach only sqrt(3)/2 of the radius sideways, the
+  // columns the grid scans there (Grid::kReach); a ring just outside finds
+  // nothing more.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> offset(0.0f, 1.0f);
+  const float radius = 0.1f;
+  for (const float scale : {0.99999f, 1.00001f}) {
+    std::vector<float> x, y;
+    for (int ring = 0; ring < 40; ++ring) {
+      const float cx = 0.5f * float(ring) + radius * offset(rng);
+      const float cy = radius * offset(rng);
+      x.push_back(cx);
+      y.push_back(cy);
+      for (int k = 0; k < 360; ++k) {
+        const float a = 6.2831853f * float(k) / 360.0f;
+        x.push_back(cx + scale * radius * std::cos(a));
+        y.push_back(cy + scale * radius * std::sin(a));
+      }
+    }
+    const PairSet expect = brute_pairs(x, y, radius);
+    int centre_pairs = 0;
+    for (const auto& pr : expect) centre_pairs += pr.first % 361 == 0 && pr.second / 361 == pr.first / 361;
+    CHECK(centre_pairs == (scale < 1.0f ? 40 * 360 : 0));
+    CHECK(grid_pairs(x, y, radius) == expect);
+  }
 }
 
 TEST_CASE("grid handles empty, single and far-apart sets", "[grid]") {

@@ -1,13 +1,17 @@
 // Tidepool — uniform grid for the neighbour search.
 //
-// Cells are (at least) half a support radius wide, so every neighbour of a
-// point lies in the 5x5 block of cells around it: 6.25 h^2 of candidates
-// instead of the 9 h^2 of a 3x3 block of h-wide cells (measured 30 % fewer
-// distance tests). Points are binned by a counting sort (Green 2008,
+// Cells are (at least) half a support radius h high and an eighth of it
+// wide. A point's neighbours lie in the two rows either side of its own,
+// and in each row within a run of columns around its own: 17 columns
+// (2.125 h) in its own row and the next ones, 15 (1.875 h) two rows away,
+// which are more than h/2 above or below, so that a neighbour there is less
+// than sqrt(3)/2 h to the side. That is 5.06 h^2 of candidates, against the
+// 6.25 h^2 of a 5x5 block of square half-h cells and the 9 h^2 of a 3x3
+// block of h-wide ones. Points are binned by a counting sort (Green 2008,
 // "Particle Simulation using CUDA"): after build() the caller reorders its
 // arrays by order(), and each cell's points are then one contiguous range.
-// Row-major cells make the five cells of a block row one contiguous range
-// too, so a neighbour query is five index ranges.
+// Row-major cells make a row's run of cells one contiguous range too, so a
+// neighbour query is five index ranges.
 #pragma once
 
 #include <cstddef>
@@ -25,13 +29,21 @@
 
 namespace tidepool {
 
+namespace grid_detail {
+// The least r with (r / columns)^2 >= 3/4 (Grid::kReach).
+constexpr int least_reach(int columns, int r = 0) {
+  return 4 * r * r >= 3 * columns * columns ? r : least_reach(columns, r + 1);
+}
+}  // namespace grid_detail
+
 class Grid {
  public:
-  // Bins n points. Cells have side >= radius / 2 and cover the points'
-  // bounding box (any size, any sign of coordinates) plus two empty rings, so
-  // queries never test bounds. When the box would need more than ~4n + 4096
-  // cells the side grows (still correct, only slower). order()[k] is the
-  // index of the point that goes to sorted position k.
+  // Bins n points. Cells (radius / 2 high, radius / 8 wide) cover the
+  // points' bounding box (any size, any sign of coordinates) plus empty rings
+  // as wide as a query reaches, so queries never test bounds. When the box
+  // would need more than ~16n + 16384 cells they grow (still correct, only
+  // slower). order()[k] is the index of the point that goes to sorted
+  // position k.
   void build(const float* x, const float* y, int n, float radius);
 
   // build() in steps, for a caller that runs the per-point ones in
@@ -49,20 +61,17 @@ class Grid {
   void sort();
 
   const std::vector<int>& order() const { return order_; }
-  float cell_size() const { return cell_; }
-  int columns() const { return nx_; }
-  int rows() const { return ny_; }
 
-  // Calls f(begin, end) for the five sorted-index ranges that cover the 5x5
-  // block of cells around the point at sorted position i.
+  // Calls f(begin, end) for the five sorted-index ranges, one per cell row,
+  // that hold every point within the radius of the point at sorted position i.
   template <class F>
   TIDEPOOL_INLINE void for_each_range(int i, F&& f) const {
     const int c = sorted_cell_[i];
-    block_rows(c, c, -kRing, f);
+    block_rows(c, c, -kRows, f);
   }
 
   // Calls f(begin, end) for the ranges of sorted point i's block that come
-  // after i: the rest of its own block row from i + 1, and the kRing rows
+  // after i: the rest of its own block row from i + 1, and the kRows rows
   // above. Every pair within the radius is in exactly one of i's and j's
   // forward ranges (for_each_pair is built on this).
   template <class F>
@@ -70,14 +79,14 @@ class Grid {
     for_each_forward_range(i, i, f);
   }
 
-  // Whether sorted points i and i + 1 < end share a cell row, at most one
-  // cell apart: then both their forward ranges are covered by the ranges of
-  // for_each_forward_range(i, i + 1), which hold only one more cell per
-  // row, too far from the other point to be within the radius (cells are
-  // >= radius / 2 wide). A point in the last column is never followed by
-  // one in the next row's first column: the empty rings lie between.
+  // Whether sorted points i and i + 1 < end share a cell row, at most
+  // kPairColumns columns apart (half a radius): then both their forward
+  // ranges are covered by the ranges of for_each_forward_range(i, i + 1),
+  // which hold only those columns more per row. A point in the last column
+  // is never followed by one in the next row's first column: the empty
+  // rings lie between.
   TIDEPOOL_INLINE bool shares_ranges_with_next(int i, int end) const {
-    return i + 1 < end && sorted_cell_[i + 1] - sorted_cell_[i] <= 1;
+    return i + 1 < end && sorted_cell_[i + 1] - sorted_cell_[i] <= kPairColumns;
   }
 
   // The forward ranges of the consecutive sorted points first .. last (one
@@ -87,13 +96,13 @@ class Grid {
   template <class F>
   TIDEPOOL_INLINE void for_each_forward_range(int first, int last, F&& f) const {
     const int c0 = sorted_cell_[first], c1 = sorted_cell_[last];
-    const int end0 = start_[c1 + kRing + 1];
+    const int end0 = start_[c1 + kReach[0] + 1];
     if (first + 1 < end0) f(first + 1, end0);
     block_rows(c0, c1, 1, f);
   }
 
   // Cuts the sorted points into bands of whole cell rows, each at least
-  // kRing rows and min_points points (but the only one), for passes that
+  // kRows rows and min_points points (but the only one), for passes that
   // write to forward neighbours (World::for_bands): the forward ranges of a
   // band's points lie in it and the next band. cuts gets bands + 1 sorted
   // indices, from 0 to n.
@@ -121,33 +130,48 @@ class Grid {
   }
 
  private:
-  static constexpr int kRing = 2;  // cells per support radius, and empty rings
+  // Rows are (at least) half a radius high, so a point's neighbours lie in
+  // the kRows rows either side of its own, and there are kRows empty rows at
+  // the top and bottom.
+  static constexpr int kRows = 2;
+  // Columns are (at least) radius / kColumns wide. kReach[d] columns either
+  // side of a point's can hold a neighbour d rows away: kColumns for d <= 1;
+  // for d = 2 the rows are more than radius / 2 apart, so the columns within
+  // sqrt(1 - 1/4) radius, the least R with (R / kColumns)^2 >= 3/4.
+  static constexpr int kColumns = 8;
+  static constexpr int kReach[kRows + 1] = {kColumns, kColumns, grid_detail::least_reach(kColumns)};
+  // Sorted neighbours at most this many columns apart share their ranges
+  // (shares_ranges_with_next): half a radius.
+  static constexpr int kPairColumns = kColumns / 2;
+  static_assert(kPairColumns <= 2 * kReach[0], "two rows' cells are 2 kReach[0] + 1 apart or more");
 
   // The cell of a point (clamped into the grid, inside the empty rings), the
   // grid's fields passed in: bin() keeps them in locals.
-  static TIDEPOOL_INLINE int cell_of(float x, float y, float x0, float y0, float inv_cell, int nx,
-                                     int ny) {
-    int cx = static_cast<int>((x - x0) * inv_cell) + kRing;
-    int cy = static_cast<int>((y - y0) * inv_cell) + kRing;
-    cx = cx < kRing ? kRing : (cx > nx - 1 - kRing ? nx - 1 - kRing : cx);
-    cy = cy < kRing ? kRing : (cy > ny - 1 - kRing ? ny - 1 - kRing : cy);
+  static TIDEPOOL_INLINE int cell_of(float x, float y, float x0, float y0, float inv_w, float inv_h,
+                                     int nx, int ny) {
+    constexpr int ring = kReach[0];
+    int cx = static_cast<int>((x - x0) * inv_w) + ring;
+    int cy = static_cast<int>((y - y0) * inv_h) + kRows;
+    cx = cx < ring ? ring : (cx > nx - 1 - ring ? nx - 1 - ring : cx);
+    cy = cy < kRows ? kRows : (cy > ny - 1 - kRows ? ny - 1 - kRows : cy);
     return cy * nx + cx;
   }
 
-  // f(begin, end) for rows row0 .. kRing of the blocks of cells c0 .. c1
-  // (one row): each row's cells from c0 - kRing to c1 + kRing are one
+  // f(begin, end) for rows row0 .. kRows of the blocks of cells c0 .. c1
+  // (one row): each row's cells from c0 - reach to c1 + reach are one
   // sorted-index range (skipped when empty).
   template <class F>
   TIDEPOOL_INLINE void block_rows(int c0, int c1, int row0, F& f) const {
-    for (int row = row0; row <= kRing; ++row) {
-      const int begin = start_[c0 + row * nx_ - kRing];
-      const int end = start_[c1 + row * nx_ + kRing + 1];
+    for (int row = row0; row <= kRows; ++row) {
+      const int reach = kReach[row < 0 ? -row : row];
+      const int begin = start_[c0 + row * nx_ - reach];
+      const int end = start_[c1 + row * nx_ + reach + 1];
       if (begin < end) f(begin, end);
     }
   }
   int n_ = 0;
   int nx_ = 0, ny_ = 0;
-  float x0_ = 0.0f, y0_ = 0.0f, cell_ = 1.0f, inv_cell_ = 1.0f;
+  float x0_ = 0.0f, y0_ = 0.0f, inv_w_ = 1.0f, inv_h_ = 1.0f;
   std::vector<int> start_;       // nx*ny + 1 prefix sums
   std::vector<int> order_;       // sorted position -> original index
   std::vector<int> cell_index_;  // per original point
