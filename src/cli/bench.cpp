@@ -28,10 +28,15 @@ double now_ms(void* = nullptr) {
 
 constexpr float kFrame = 1.0f / 60.0f;
 constexpr double kBudgetMs = 1000.0 / 60.0;
-// A measurement repeats its window until this much wall time is spent, at
-// most kMaxRuns times (measure()).
+// Every size is measured over the same window of simulated time, from the
+// same moment of the dam break (kWarmup): the solver's work per step depends
+// on the flow (DFSPH's iterations), so rows of different sizes compare only
+// when they see the same flow. A measurement repeats its window until
+// kMinWallMs of wall time are spent, at most kMaxRuns times (measure()).
+constexpr double kWarmup = 0.25;
+constexpr double kWindow = 0.1;
 constexpr double kMinWallMs = 500.0;
-constexpr int kMaxRuns = 9;
+constexpr int kMaxRuns = 25;
 
 // How the engine runs: threads (through the ParallelFor hook) and SIMD lanes.
 struct Engine {
@@ -68,6 +73,7 @@ struct Measurement {
   const char* solver;
   int particles;
   double neighbours, particle_steps_per_s, ms_per_step, bytes_per_particle, iterations;
+  double passes;  // DFSPH's passes over its lists a step (solver_passes)
   std::array<double, kStageCount> stage_ms;
   double speedup;  // over the same frames on one thread (threads > 1), else 0
   double wall_ms;  // the measured frames' wall time
@@ -88,7 +94,7 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
     solo.set_parallel_for(ParallelFor{});
   }
   const Clock clock{&now_ms, nullptr};
-  long substeps = 0, iterations = 0;
+  long substeps = 0, iterations = 0, passes = 0;
   double nb = 0.0, ms = 0.0, solo_ms = 0.0;
   std::array<double, kStageCount> stages{};
   int frames = 0;
@@ -103,6 +109,7 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
     }
     substeps += st.substeps;
     iterations += st.solver_iterations + st.divergence_iterations;
+    passes += st.solver_passes;
     nb += st.mean_neighbours;
     for (int k = 0; k < kStageCount; ++k) stages[k] += st.stage_ms[k];
     ++frames;
@@ -115,13 +122,14 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
   m.particle_steps_per_s = static_cast<double>(w.count()) * substeps / (ms / 1000.0);
   m.bytes_per_particle = static_cast<double>(w.bytes_per_particle());
   m.iterations = static_cast<double>(iterations) / static_cast<double>(substeps);
+  m.passes = static_cast<double>(passes) / static_cast<double>(substeps);
   for (int k = 0; k < kStageCount; ++k) m.stage_ms[k] = stages[k] / static_cast<double>(substeps);
   m.speedup = twin ? solo_ms / ms : 0.0;
   m.wall_ms = ms;
   return m;
 }
 
-// Measures what a step costs over `seconds` of simulated time after 0.25 s
+// Measures what a step costs over `seconds` of simulated time after kWarmup
 // of warm-up. A window that takes little wall time is at the mercy of the
 // machine's other tenants (a 980-particle window of ~30 ms measured from
 // 3.95 M to 6.19 M particle-steps/s in three runs), so the window is run
@@ -130,7 +138,7 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
 bool measure(const char* solver, int particles, double seconds, const Engine& e, Measurement* out) {
   World start;
   if (!bench_world(start, particles, solver, e)) return false;
-  for (double t = 0; t < 0.25; t += kFrame) start.advance(kFrame);
+  for (double t = 0; t < kWarmup; t += kFrame) start.advance(kFrame);
   std::vector<Measurement> runs;
   double spent = 0.0;
   do {
@@ -143,6 +151,16 @@ bool measure(const char* solver, int particles, double seconds, const Engine& e,
   *out = runs[(runs.size() - 1) / 2];  // of an even count, the slower middle one
   out->runs = static_cast<int>(runs.size());
   return true;
+}
+
+// The pressure stage's time per particle and pass over DFSPH's lists: its
+// cost with the iteration count taken out. The count follows the flow and
+// the step (fewer iterations where the CFL step is shorter, at more
+// particles), so ms per step alone does not tell whether the engine's cost
+// stays flat from 1 000 to 256 000 particles. 0 for Müller (no passes).
+double ns_per_pass(const Measurement& m) {
+  if (m.passes <= 0.0) return 0.0;
+  return m.stage_ms[kStagePressure] * 1e6 / (m.passes * m.particles);
 }
 
 struct Capacity {
@@ -213,7 +231,7 @@ Capacity capacity(const char* solver, int start, const Engine& e) {
 double reference_throughput(int particles, double seconds, double* neighbours) {
   World w;
   if (!bench_world(w, particles, "muller2003", Engine{})) return 0.0;
-  for (double t = 0; t < 0.25; t += kFrame) w.advance(kFrame);
+  for (double t = 0; t < kWarmup; t += kFrame) w.advance(kFrame);
   Reference ref(w);
   const float dt = w.stable_dt();
   const int steps = std::max(1, static_cast<int>(seconds / dt));
@@ -290,8 +308,7 @@ int bench(int argc, char** argv) {
     sizes = {1000, 4000};
     do_capacity = false;
   }
-  // Simulated time per measurement: enough steps to time, fewer for big runs.
-  auto seconds_for = [&](int n) { return quick ? 0.05 : (n <= 16000 ? 0.25 : n <= 64000 ? 0.1 : 0.05); };
+  const double window = quick ? 0.05 : kWindow;
 
   if (!json) {
     std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, ",
@@ -303,19 +320,34 @@ int bench(int argc, char** argv) {
     }
     std::printf("each row: the median of up to %d runs of its window from one state, until %.1f s of wall time\n",
                 kMaxRuns, kMinWallMs / 1000.0);
-    std::printf("%-11s %8s %6s %12s %9s %6s %6s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
-                "ms/step", "B/part", "iters", "ms/step per stage");
+    std::printf("%-11s %8s %6s %12s %9s %6s %6s %7s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
+                "ms/step", "B/part", "iters", "ns/pass", "ms/step per stage");
   }
+  // Per solver, the spread of the cost over the sizes: slowest over fastest,
+  // per particle-step and (DFSPH) per particle-pass of its solves.
+  struct Spread {
+    const char* solver;
+    double step = 0.0, pass = 0.0;
+  };
+  std::vector<Spread> spreads;
   for (const char* solver : solvers) {
+    double step_lo = 1e300, step_hi = 0.0, pass_lo = 1e300, pass_hi = 0.0;
     for (int n : sizes) {
       Measurement m{};
-      if (!measure(solver, n, seconds_for(n), engine, &m)) return 2;
+      if (!measure(solver, n, window, engine, &m)) return 2;
+      step_lo = std::min(step_lo, m.particle_steps_per_s);
+      step_hi = std::max(step_hi, m.particle_steps_per_s);
+      if (m.passes > 0.0) {
+        pass_lo = std::min(pass_lo, ns_per_pass(m));
+        pass_hi = std::max(pass_hi, ns_per_pass(m));
+      }
       if (json) {
         std::printf("{\"solver\":\"%s\",\"threads\":%d,\"lanes\":%d,\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
-                    "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,\"runs\":%d,\"stage_ms\":{",
+                    "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,"
+                    "\"solver_passes_per_step\":%.2f,\"pressure_ns_per_particle_pass\":%.2f,\"runs\":%d,\"stage_ms\":{",
                     m.solver, threads, lanes,
                     m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
-                    m.bytes_per_particle, m.iterations, m.runs);
+                    m.bytes_per_particle, m.iterations, m.passes, ns_per_pass(m), m.runs);
         for (int k = 0; k < kStageCount; ++k)
           std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
         std::printf("}");
@@ -324,12 +356,18 @@ int bench(int argc, char** argv) {
       } else {
         std::printf("%-11s %8d %6.1f %12.3g %9.3f %6.0f %6.1f ", m.solver, m.particles, m.neighbours,
                     m.particle_steps_per_s, m.ms_per_step, m.bytes_per_particle, m.iterations);
+        if (m.passes > 0.0) {
+          std::printf("%7.1f ", ns_per_pass(m));
+        } else {
+          std::printf("%7s ", "-");
+        }
         for (int k = 0; k < kStageCount; ++k) std::printf(" %s %.3f", stage_name(k), m.stage_ms[k]);
         if (m.speedup > 0.0) std::printf("  %.2fx vs 1 thread", m.speedup);
         std::printf("\n");
       }
       std::fflush(stdout);
     }
+    spreads.push_back({solver, step_hi / step_lo, pass_hi > 0.0 ? pass_hi / pass_lo : 0.0});
   }
   // The reference, at the sizes it can manage in reasonable time.
   double ref_best = 0.0, ref_nb = 0.0, ours = 0.0;
@@ -351,11 +389,27 @@ int bench(int argc, char** argv) {
     std::printf("},\"capacity_height_ratio\":{");
     for (size_t k = 0; k < caps.size(); ++k)
       std::printf("%s\"%s\":%.4f", k ? "," : "", caps[k].first, caps[k].second.height_ratio);
+    std::printf("},\"cost_spread\":{");
+    for (size_t k = 0; k < spreads.size(); ++k)
+      std::printf("%s\"%s\":%.3f", k ? "," : "", spreads[k].solver, spreads[k].step);
+    std::printf("},\"pass_cost_spread\":{");
+    bool first = true;
+    for (const Spread& sp : spreads) {
+      if (sp.pass <= 0.0) continue;
+      std::printf("%s\"%s\":%.3f", first ? "" : ",", sp.solver, sp.pass);
+      first = false;
+    }
     std::printf("},\"reference_particles\":%d,\"reference_neighbours\":%.2f,"
                 "\"reference_particle_steps_per_s\":%.0f,\"ratio\":%.2f}\n",
                 ref_size, ref_nb, ref_best, ratio);
   } else {
-    std::printf("\nreference (seed 000 algorithm, hash map + neighbour lists) at %d particles: "
+    std::printf("\n");
+    for (const Spread& sp : spreads) {
+      std::printf("cost spread %-11s %.2fx per particle-step, slowest size over fastest", sp.solver, sp.step);
+      if (sp.pass > 0.0) std::printf("; %.2fx per particle-pass of the solves", sp.pass);
+      std::printf("\n");
+    }
+    std::printf("reference (seed 000 algorithm, hash map + neighbour lists) at %d particles: "
                 "%.3g particle-steps/s; muller2003 here: %.3g; ratio %.2f\n",
                 ref_size, ref_best, ours, ratio);
     for (const auto& [solver, c] : caps)

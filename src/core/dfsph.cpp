@@ -123,8 +123,9 @@ double World::dfsph_predict(float dt, bool divergence) {
 }
 
 // One solve (density or divergence): warm start, then Jacobi iterations
-// until the mean error is below the tolerance. Returns the iterations.
-int World::dfsph_solve(float dt, bool divergence, float* error_out) {
+// until the mean error is below the tolerance. Returns the iterations and
+// adds its passes over the lists to *passes.
+int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes) {
   Particles& p = particles_;
   const int n = p.size();
   std::vector<float>& kappa = divergence ? p.aux1 : p.aux0;
@@ -143,10 +144,14 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out) {
     return static_cast<double>(top);
   });
   if (largest > 0.0) dfsph_apply_kappa(kappa_tmp_, dt);
+  // Passes: the warm start's prediction and update, then each iteration's
+  // prediction and update, and the prediction that stops the loop.
+  *passes += largest > 0.0 ? 2 : 1;
   int it = 0;
   double error = 0.0;
   for (;; ++it) {
     error = dfsph_predict(dt, divergence);
+    ++*passes;
     if (error <= params_.tolerance || it >= params_.max_iterations) break;
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;
@@ -165,14 +170,17 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out) {
       }
     });
     dfsph_apply_kappa(kappa_tmp_, dt);
+    ++*passes;
   }
   if (error_out) *error_out = static_cast<float>(error);
   return it;
 }
 
-int World::dfsph_divergence_solve(float dt) { return dfsph_solve(dt, true, nullptr); }
+int World::dfsph_divergence_solve(float dt, int* passes) {
+  return dfsph_solve(dt, true, nullptr, passes);
+}
 
-int World::dfsph_density_solve(float dt, float* error_out) {
+int World::dfsph_density_solve(float dt, float* error_out, int* passes) {
   Particles& p = particles_;
   const int n = p.size();
   // Non-pressure accelerations first: v* = v + dt a (Alg. 1).
@@ -186,7 +194,7 @@ int World::dfsph_density_solve(float dt, float* error_out) {
       vy[i] += step * ay[i];
     }
   });
-  const int it = dfsph_solve(dt, false, error_out);
+  const int it = dfsph_solve(dt, false, error_out, passes);
   // Both solves apply pressure accelerations of the same form, so the
   // pressure acting this step is their sum.
   parallel(n, [&](int begin, int end) {

@@ -280,12 +280,12 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
     if (params_.solver == Solver::DFSPH) {
       // Bender & Koschier 2015, Alg. 1: the divergence solve ends the
       // previous step in the paper; it runs first here, on fresh neighbours.
-      if (params_.divergence_solver) st.divergence_iterations += dfsph_divergence_solve(dt);
+      if (params_.divergence_solver) st.divergence_iterations += dfsph_divergence_solve(dt, &st.solver_passes);
       lap(kStagePressure);
       compute_forces(dt);  // all but pressure, which the solves add
       lap(kStageForces);
       float error = 0.0f;
-      st.solver_iterations += dfsph_density_solve(dt, &error);
+      st.solver_iterations += dfsph_density_solve(dt, &error, &st.solver_passes);
       // A non-finite error means the step blew up; contain() repairs the
       // particles, and the stats stay printable.
       st.solver_error = std::isfinite(error) ? error : -1.0f;

@@ -72,7 +72,8 @@
         const tr = document.createElement('tr');
         for (const cell of [obj.solver, String(obj.particles), fmt(obj.neighbours, 1),
           obj.particle_steps_per_s.toExponential(3), fmt(obj.ms_per_step, 3),
-          String(obj.bytes_per_particle), fmt(obj.iterations_per_step, 1)]) {
+          String(obj.bytes_per_particle), fmt(obj.iterations_per_step, 1),
+          obj.solver_passes_per_step > 0 ? fmt(obj.pressure_ns_per_particle_pass, 1) : '-']) {
           const td = document.createElement('td');
           td.textContent = cell;
           tr.append(td);
@@ -83,6 +84,11 @@
         state.summary = obj;
         const caps = Object.entries(obj.capacity_60fps)
           .map(([solver, n]) => `60-fps capacity ${solver}: ${n} particles`);
+        for (const [solver, spread] of Object.entries(obj.cost_spread || {})) {
+          const pass = (obj.pass_cost_spread || {})[solver];
+          caps.push(`cost spread ${solver}: ${spread}x per particle-step` +
+            (pass ? `, ${pass}x per particle-pass of the solves` : ''));
+        }
         caps.push(`reference at ${obj.reference_particles} particles: ` +
           `${obj.reference_particle_steps_per_s.toExponential(3)} particle-steps/s, ratio ${obj.ratio}`);
         $('capacity').textContent = caps.join('\n');
@@ -90,7 +96,8 @@
     } else if (/^(dfsph|muller2003)\s+\d+/.test(line)) {
       state.results.push(line);
       if (state.firstResultAt === null) state.firstResultAt = performance.now();
-    } else if (line.startsWith('reference ') || line.startsWith('60-fps capacity')) {
+    } else if (line.startsWith('reference ') || line.startsWith('60-fps capacity') ||
+      line.startsWith('cost spread ')) {
       state.summary = (state.summary ? state.summary + '\n' : '') + line;
       $('capacity').textContent = state.summary;
     }

@@ -77,12 +77,18 @@ describe('bench page', () => {
       assert.ok(r.solver === 'dfsph' || r.solver === 'muller2003', `solver ${r.solver}`);
       assert.ok(r.particles > 500, `particles ${r.particles}`);
       assert.ok(r.particle_steps_per_s > 0, `particle_steps_per_s ${r.particle_steps_per_s}`);
+      // DFSPH's solves make passes over its lists, Müller has none.
+      assert.equal(r.solver_passes_per_step > 0, r.solver === 'dfsph', `passes ${r.solver_passes_per_step}`);
+      assert.equal(r.pressure_ns_per_particle_pass > 0, r.solver === 'dfsph');
     }
     assert.equal(rows, 4);
     // Every line of stdout is JSON, the last one the summary.
     for (const line of s.lines) JSON.parse(line);
     assert.ok(s.summary && 'capacity_60fps' in s.summary, 'the final summary line arrived');
     assert.ok(s.summary.reference_particle_steps_per_s > 0 && s.summary.ratio > 0);
+    assert.ok(s.summary.cost_spread.dfsph >= 1 && s.summary.cost_spread.muller2003 >= 1);
+    assert.ok(s.summary.pass_cost_spread.dfsph >= 1 && !('muller2003' in s.summary.pass_cost_spread));
+    assert.match(capacity, /cost spread dfsph: [0-9.]+x per particle-step, [0-9.]+x per particle-pass/);
     assert.match(capacity, /reference at 1000 particles/);
     assert.match(status, /^done in/);
     // Live: the first result reached the page before the program ended.

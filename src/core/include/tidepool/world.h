@@ -63,6 +63,10 @@ struct FrameStats {
   float mean_neighbours = 0.0f;      // neighbours within h, self excluded
   int solver_iterations = 0;         // DFSPH density iterations, summed over substeps
   int divergence_iterations = 0;     // DFSPH divergence iterations, summed
+  // DFSPH: passes over the neighbour lists in both solves (predictions and
+  // velocity updates, warm starts included), summed: the pressure stage's
+  // work, whatever the iteration counts.
+  int solver_passes = 0;
   float solver_error = 0.0f;         // DFSPH final mean density error (last substep), -1 if non-finite
   bool timed = false;                // stage_ms filled from the caller's clock
   std::array<double, kStageCount> stage_ms{};  // summed over substeps
@@ -222,10 +226,10 @@ class World {
   bool cohesion_on() const;
   void compute_forces(float dt);
   void integrate(float dt);
-  int dfsph_divergence_solve(float dt);
-  int dfsph_density_solve(float dt, float* error);
+  int dfsph_divergence_solve(float dt, int* passes);
+  int dfsph_density_solve(float dt, float* error, int* passes);
   double dfsph_predict(float dt, bool divergence);
-  int dfsph_solve(float dt, bool divergence, float* error);
+  int dfsph_solve(float dt, bool divergence, float* error, int* passes);
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
   void wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
   void collide(float dt);
