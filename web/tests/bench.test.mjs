@@ -112,7 +112,8 @@ describe('bench page', () => {
     assert.match(out, /^solver\s+particles\s+nbrs\s+p-steps\/s/m);
     assert.equal(s.results.length, 2);
     for (const r of s.results) assert.match(r, /^dfsph\s+\d+/);
-    assert.match(s.summary, /^reference \(seed 000 algorithm/);
+    assert.match(s.summary, /^cost spread dfsph\s+[0-9.]+x per particle-step/m);
+    assert.match(s.summary, /^reference \(seed 000 algorithm/m);
     assert.deepEqual(log.errors, []);
     await context.close();
   });
