@@ -81,8 +81,9 @@ void World::dfsph_apply_kappa(const std::vector<float>& kappa, float dt) {
 // Fills rho_adv_ with what the solve drives to zero:
 //   density solve:    rho*_i - rho0 = rho_i + dt (D rho/Dt)_i - rho0, compression only
 //   divergence solve: (D rho/Dt)_i, compression only, full neighbourhoods only
-// and returns its mean, relative to rho0 and to one step.
-double World::dfsph_predict(float dt, bool divergence) {
+// and returns its mean, relative to rho0 and to one step; *largest (if not
+// null) gets its largest entry, on the same scale.
+double World::dfsph_predict(float dt, bool divergence, float* largest) {
   Particles& p = particles_;
   const int n = p.size();
   const float m = params_.mass, h2 = params_.h * params_.h, rho0 = params_.rest_density;
@@ -119,11 +120,20 @@ double World::dfsph_predict(float dt, bool divergence) {
     for (int i = begin; i < end; ++i) s += rho_adv_[i];
     return s;
   });
+  if (largest) {
+    const double top = max_over(n, [&](int begin, int end) {
+      float most = 0.0f;
+      for (int i = begin; i < end; ++i) most = std::max(most, rho_adv_[i]);
+      return static_cast<double>(most);
+    });
+    *largest = static_cast<float>(top / rho0 * (divergence ? dt : 1.0f));
+  }
   return total / (n * static_cast<double>(rho0)) * (divergence ? dt : 1.0f);
 }
 
 // One solve (density or divergence): warm start, then Jacobi iterations
-// until the mean error is below the tolerance. Returns the iterations and
+// until the mean error is below the tolerance (and, in the density solve,
+// every particle's below max_compression). Returns the iterations and
 // adds its passes over the lists to *passes.
 int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes) {
   Particles& p = particles_;
@@ -133,7 +143,7 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes)
   // Warm start (sec. 4.3): half of last step's stiffness, only where the
   // current prediction is compressed; the iterations can only push, so a
   // stale full push elsewhere would inject energy.
-  dfsph_predict(dt, divergence);
+  dfsph_predict(dt, divergence, nullptr);
   const double largest = max_over(n, [&](int begin, int end) {
     float top = 0.0f;
     for (int i = begin; i < end; ++i) {
@@ -147,12 +157,18 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes)
   // Passes: the warm start's prediction and update, then each iteration's
   // prediction and update, and the prediction that stops the loop.
   *passes += largest > 0.0 ? 2 : 1;
+  // The density solve stops on the mean error and on the largest one (the
+  // divergence solve on the mean): in a 16 000-particle dam break a mean
+  // within tolerance hid particles in the pool's corners compressed by 10 %
+  // and more, and their correction in one step threw them out at tens of
+  // metres a second (README, known limits).
   int it = 0;
   double error = 0.0;
   for (;; ++it) {
-    error = dfsph_predict(dt, divergence);
+    float top = 0.0f;  // stays 0 for the divergence solve
+    error = dfsph_predict(dt, divergence, divergence ? nullptr : &top);
     ++*passes;
-    if (error <= params_.tolerance || it >= params_.max_iterations) break;
+    if ((error <= params_.tolerance && top <= params_.max_compression) || it >= params_.max_iterations) break;
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;
     parallel(n, [&](int begin, int end) {

@@ -77,6 +77,7 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::integrator>("integrator", "time integrator (muller2003): symplectic Euler (seed 002) or leapfrog (seed 000)", T::Choice, 0, 1, "euler|leapfrog"),
       entry<&Params::negative_pressure>("negative_pressure", "scale on negative EOS pressure (0 clamps, 1 keeps as the seeds)", T::Real, 0.0f, 1.0f),
       entry<&Params::tolerance>("tolerance", "DFSPH: mean density error to stop at (0.001 = 0.1 %)", T::Real, 1e-5f, 0.1f),
+      entry<&Params::max_compression>("max_compression", "DFSPH: largest density error of one particle to stop at (0.05 = 5 %)", T::Real, 1e-4f, 1.0f),
       entry<&Params::max_iterations>("max_iterations", "DFSPH: cap on density-solver iterations per step", T::Integer, 1, 1000),
       entry<&Params::divergence_solver>("divergence_solver", "DFSPH: also solve for a divergence-free velocity (0/1)", T::Bool, 0, 1),
       entry<&Params::xsph>("xsph", "XSPH velocity smoothing (Monaghan 1989), 0 = off", T::Real, 0.0f, 1.0f),

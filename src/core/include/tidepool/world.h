@@ -228,7 +228,7 @@ class World {
   void integrate(float dt);
   int dfsph_divergence_solve(float dt, int* passes);
   int dfsph_density_solve(float dt, float* error, int* passes);
-  double dfsph_predict(float dt, bool divergence);
+  double dfsph_predict(float dt, bool divergence, float* largest);
   int dfsph_solve(float dt, bool divergence, float* error, int* passes);
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
   void wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
