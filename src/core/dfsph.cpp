@@ -33,6 +33,7 @@
 // its gradient stand in for Akinci et al. 2012's boundary particles.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "neighbours.h"
 #include "tidepool/kernels.h"
@@ -115,20 +116,24 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
       }
     });
   });
-  const double total = sum_over(n, [&](int begin, int end) {
-    double s = 0.0;
-    for (int i = begin; i < end; ++i) s += rho_adv_[i];
-    return s;
-  });
-  if (largest) {
-    const double top = max_over(n, [&](int begin, int end) {
-      float most = 0.0f;
-      for (int i = begin; i < end; ++i) most = std::max(most, rho_adv_[i]);
-      return static_cast<double>(most);
-    });
-    *largest = static_cast<float>(top / rho0 * (divergence ? dt : 1.0f));
-  }
-  return total / (n * static_cast<double>(rho0)) * (divergence ? dt : 1.0f);
+  // The sum and the largest entry in one pass over fixed blocks (reduce):
+  // the sum in the same order as sum_over's, so the same bits.
+  using SumMax = std::pair<double, double>;
+  const SumMax total = reduce(
+      n, SumMax{0.0, 0.0},
+      [&](int begin, int end) {
+        double s = 0.0;
+        float most = 0.0f;
+        for (int i = begin; i < end; ++i) {
+          s += rho_adv_[i];
+          most = std::max(most, rho_adv_[i]);
+        }
+        return SumMax{s, most};
+      },
+      [](const SumMax& a, const SumMax& b) { return SumMax{a.first + b.first, std::max(a.second, b.second)}; },
+      block_sum_max_);
+  if (largest) *largest = static_cast<float>(total.second / rho0 * (divergence ? dt : 1.0f));
+  return total.first / (n * static_cast<double>(rho0)) * (divergence ? dt : 1.0f);
 }
 
 // One solve (density or divergence): warm start, then Jacobi iterations

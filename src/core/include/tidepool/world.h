@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -316,6 +317,7 @@ class World {
   std::vector<PointerForce> pointers_;
   ParallelFor parallel_;
   mutable std::vector<double> block_values_;  // reduce()'s per-block values
+  mutable std::vector<std::pair<double, double>> block_sum_max_;  // dfsph_predict's
   mutable std::vector<Grid::Bounds> block_bounds_;  // and sort_and_bin's
   int lanes_ = simd_width();
   std::vector<float> neighbours_;  // DFSPH: per particle, self excluded; Müller: forward pairs
