@@ -146,6 +146,24 @@ void World::wall_density(float x, float y, float* rho, float* gx, float* gy, flo
   *lap = rho0 * visc;
 }
 
+// A particle stands for a square of fluid one spacing wide, so its centre
+// keeps half a spacing from every surface: that is where a resting lattice
+// sits against the boundary rows of the density map (header). Projected
+// onto the wall itself, a particle reads as compressed by the nearest
+// boundary row, and the pressure that builds up squirts it and its
+// neighbours along the wall (measured in a resting DFSPH column: bursts of
+// 1-5 m/s along the floor, kinetic energy 0.3-6 % of the potential; with
+// the half-spacing contact 0.06-0.13 %, at most 1.1 m/s).
+Box World::contact_box() const {
+  const float radius = 0.5f * spacing();
+  Box b = box_;
+  b.min += glm::vec2(radius);
+  b.max -= glm::vec2(radius);
+  if (b.min.x > b.max.x) b.min.x = b.max.x = 0.5f * (box_.min.x + box_.max.x);
+  if (b.min.y > b.max.y) b.min.y = b.max.y = 0.5f * (box_.min.y + box_.max.y);
+  return b;
+}
+
 void World::collide(float) {
   Particles& p = particles_;
   const int n = p.size();
@@ -164,21 +182,9 @@ void World::collide(float) {
     vx = flip ? keep_t * tx - en * nx : vx;
     vy = flip ? keep_t * ty - en * ny : vy;
   };
-  // A particle stands for a square of fluid one spacing wide, so its centre
-  // keeps half a spacing from every surface: that is where a resting
-  // lattice sits against the boundary rows of the density map (header).
-  // Projected onto the wall itself, a particle reads as compressed by the
-  // nearest boundary row, and the pressure that builds up squirts it and
-  // its neighbours along the wall (measured in a resting DFSPH column:
-  // bursts of 1-5 m/s along the floor, kinetic energy 0.3-6 % of the
-  // potential; with the half-spacing contact 0.06-0.13 %, at most 1.1 m/s).
+  // Obstacles keep centres half a spacing off too (contact_box).
   const float radius = 0.5f * spacing();
-  Box b = box_;
-  b.min += glm::vec2(radius);
-  b.max -= glm::vec2(radius);
-  if (b.min.x > b.max.x) b.min.x = b.max.x = 0.5f * (box_.min.x + box_.max.x);
-  if (b.min.y > b.max.y) b.min.y = b.max.y = 0.5f * (box_.min.y + box_.max.y);
-  const float w = b.max.x - b.min.x, hgt = b.max.y - b.min.y;
+  const Box b = contact_box();
   const bool any_obstacles = !obstacles_.empty();
   parallel(n, [&](int begin, int end) {
     for (int i = begin; any_obstacles && i < end; ++i) {
@@ -230,7 +236,7 @@ void World::collide(float) {
     float *px = p.x.data(), *py = p.y.data(), *pvx = p.vx.data(), *pvy = p.vy.data();
     float *hx = p.aux0.data(), *hy = p.aux1.data();
     const float x0 = b.min.x, x1 = b.max.x, y0 = b.min.y, y1 = b.max.y;
-    const float rest = e, width = w, height = hgt;
+    const float rest = e;
     const bool reset_half_steps = leapfrog;
     const auto reflect_v = reflect;
     TIDEPOOL_IVDEP
@@ -240,12 +246,10 @@ void World::collide(float) {
       // Clang, which then does not vectorise the loop for wasm.
       const float hxi = hx[i], hyi = hy[i];
       const bool left = x < x0, right = !left && x > x1;
-      x = left ? x0 + std::min(rest * (x0 - x), width)
-               : (right ? x1 - std::min(rest * (x - x1), width) : x);
+      x = keep_inside(x, x0, x1, rest);
       reflect_v(left || right, left ? 1.0f : -1.0f, 0.0f, vx, vy);
       const bool bottom = y < y0, top = !bottom && y > y1;
-      y = bottom ? y0 + std::min(rest * (y0 - y), height)
-                 : (top ? y1 - std::min(rest * (y - y1), height) : y);
+      y = keep_inside(y, y0, y1, rest);
       reflect_v(bottom || top, 0.0f, bottom ? 1.0f : -1.0f, vx, vy);
       const bool reset = reset_half_steps && (left || right || bottom || top);
       px[i] = x;

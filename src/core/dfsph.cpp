@@ -95,6 +95,39 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
   rho_adv_.resize(static_cast<size_t>(n));
   const float* vx = p.vx.data();
   const float* vy = p.vy.data();
+  if (!divergence) {
+    // The density solve predicts where the step leaves each particle, so it
+    // moves it as integrate() and collide() will: to x + dt v, then back
+    // inside the container's contact box. Bender & Koschier's prediction
+    // (eq. 12) knows no walls but the boundary density: a particle the
+    // solve drove into a wall stopped there after the step, and the
+    // neighbours it had been predicted to make room for came out
+    // compressed; in the 4 000-particle dam break the most compressed
+    // particle of a frame stood at 3-7 % over rho0 (up to 14 %) while every
+    // prediction was within 5 %, and at 40 000 particles the errors grew
+    // until the safety net caught them. Obstacles' contacts are not
+    // predicted (a distance per obstacle and particle in every iteration).
+    vx_end_.resize(static_cast<size_t>(n));
+    vy_end_.resize(static_cast<size_t>(n));
+    const Box b = contact_box();
+    parallel(n, [&](int begin, int end) {
+      // Raw pointers to distinct arrays (ivdep): a loop that vectorises.
+      const float *x = p.x.data(), *y = p.y.data(), *u = p.vx.data(), *v = p.vy.data();
+      float *u_end = vx_end_.data(), *v_end = vy_end_.data();
+      const float x0 = b.min.x, x1 = b.max.x, y0 = b.min.y, y1 = b.max.y;
+      const float e = params_.restitution, step = dt, inv_step = 1.0f / dt;
+      TIDEPOOL_IVDEP
+      for (int i = begin; i < end; ++i) {
+        const float xs = x[i] + step * u[i], ys = y[i] + step * v[i];
+        const float xk = keep_inside(xs, x0, x1, e), yk = keep_inside(ys, y0, y1, e);
+        // Bit for bit v where the container does nothing.
+        u_end[i] = xk == xs ? u[i] : (xk - x[i]) * inv_step;
+        v_end[i] = yk == ys ? v[i] : (yk - y[i]) * inv_step;
+      }
+    });
+    vx = vx_end_.data();
+    vy = vy_end_.data();
+  }
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {

@@ -234,6 +234,15 @@ class World {
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
   void wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
   void collide(float dt);
+  // The box the container keeps particle centres in: half a spacing inside
+  // its walls (collide).
+  Box contact_box() const;
+  // Where collide() puts one coordinate c of a particle: inside [lo, hi]
+  // it stays; past a side it comes back by e (the restitution) times its
+  // overshoot, at most hi - lo.
+  static float keep_inside(float c, float lo, float hi, float e) {
+    return c < lo ? lo + std::min(e * (lo - c), hi - lo) : (c > hi ? hi - std::min(e * (c - hi), hi - lo) : c);
+  }
   void emit_and_sink(float dt);
   int contain();
   void compute_stats(FrameStats& st) const;
@@ -327,6 +336,7 @@ class World {
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
   std::vector<float> colour_x_, colour_y_, colour_lap_;  // colour field's sums (forces pass)
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
+  std::vector<float> vx_end_, vy_end_;  // DFSPH: velocities the container leaves (dfsph_predict)
   // DFSPH neighbour lists (dfsph.cpp), filled by the density pass: one
   // buffer per block of kListBlock particles, so blocks fill theirs in
   // parallel without knowing each other's sizes.
