@@ -114,7 +114,7 @@ void World::build_wall_tables() {
   }
 }
 
-void World::wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const {
+bool World::wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const {
   const float h = params_.h, rho0 = params_.rest_density;
   const float scale = (kWallSamples - 1) / h;
   float r = 0.0f, ax = 0.0f, ay = 0.0f, visc = 0.0f;
@@ -135,15 +135,18 @@ void World::wall_density(float x, float y, float* rho, float* gx, float* gy, flo
   add(box_.max.x - x, -1.0f, 0.0f);
   add(y - box_.min.y, 0.0f, 1.0f);
   add(box_.max.y - y, 0.0f, -1.0f);
+  bool near_obstacle = false;
   for (const Obstacle& o : obstacles_) {
     glm::vec2 n;
     const float d = obstacle_distance(o, glm::vec2(x, y), &n);
+    near_obstacle = near_obstacle || d < h;
     add(d, n.x, n.y);
   }
   *rho = rho0 * r;
   *gx = rho0 * ax;
   *gy = rho0 * ay;
   *lap = rho0 * visc;
+  return near_obstacle;
 }
 
 // A particle stands for a square of fluid one spacing wide, so its centre
@@ -162,6 +165,37 @@ Box World::contact_box() const {
   if (b.min.x > b.max.x) b.min.x = b.max.x = 0.5f * (box_.min.x + box_.max.x);
   if (b.min.y > b.max.y) b.min.y = b.max.y = 0.5f * (box_.min.y + box_.max.y);
   return b;
+}
+
+bool World::push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec2* pos,
+                     glm::vec2* normal) {
+  glm::vec2 nrm;
+  float d = obstacle_distance(o, *pos, &nrm);
+  if (o.kind == Obstacle::Kind::Capsule) {
+    // A fast particle may cross a thin capsule in one step: if its path
+    // crosses the core segment, it belongs on the side it came from.
+    const glm::vec2 ab = o.b - o.a;
+    const float s0 = cross(ab, prev - o.a), s1 = cross(ab, *pos - o.a);
+    if ((s0 > 0.0f) != (s1 > 0.0f) && s0 != 0.0f) {
+      const glm::vec2 path = *pos - prev;
+      const float denom = cross(path, ab);
+      if (denom != 0.0f) {
+        const float t = cross(o.a - prev, ab) / denom;
+        const float u = cross(o.a - prev, path) / denom;
+        if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
+          const float l = std::sqrt(ab.x * ab.x + ab.y * ab.y);
+          nrm = glm::vec2(-ab.y, ab.x) / l;
+          if (s0 < 0.0f) nrm = -nrm;
+          *pos = o.a + u * ab;  // on the axis, pushed out below
+          d = -o.radius;
+        }
+      }
+    }
+  }
+  if (d >= radius) return false;
+  *pos += (1.0f + e) * (radius - d) * nrm;
+  *normal = nrm;
+  return true;
 }
 
 void World::collide(float) {
@@ -189,34 +223,11 @@ void World::collide(float) {
   parallel(n, [&](int begin, int end) {
     for (int i = begin; any_obstacles && i < end; ++i) {
       glm::vec2 pos(p.x[i], p.y[i]);
+      const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
       bool hit = false;
       for (const Obstacle& o : obstacles_) {
         glm::vec2 nrm;
-        float d = obstacle_distance(o, pos, &nrm);
-        if (o.kind == Obstacle::Kind::Capsule) {
-          // A fast particle may cross a thin capsule in one step: if its path
-          // crosses the core segment, it belongs on the side it came from.
-          const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
-          const glm::vec2 ab = o.b - o.a;
-          const float s0 = cross(ab, prev - o.a), s1 = cross(ab, pos - o.a);
-          if ((s0 > 0.0f) != (s1 > 0.0f) && s0 != 0.0f) {
-            const glm::vec2 path = pos - prev;
-            const float denom = cross(path, ab);
-            if (denom != 0.0f) {
-              const float t = cross(o.a - prev, ab) / denom;
-              const float u = cross(o.a - prev, path) / denom;
-              if (t >= 0.0f && t <= 1.0f && u >= 0.0f && u <= 1.0f) {
-                const float l = std::sqrt(ab.x * ab.x + ab.y * ab.y);
-                nrm = glm::vec2(-ab.y, ab.x) / l;
-                if (s0 < 0.0f) nrm = -nrm;
-                pos = o.a + u * ab;  // on the axis, pushed out below
-                d = -o.radius;
-              }
-            }
-          }
-        }
-        if (d < radius) {
-          pos += (1.0f + e) * (radius - d) * nrm;
+        if (push_out(o, prev, radius, e, &pos, &nrm)) {
           reflect(true, nrm.x, nrm.y, p.vx[i], p.vy[i]);
           hit = true;
         }

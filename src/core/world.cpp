@@ -406,9 +406,11 @@ void World::compute_density() {
   };
   // What the pass leaves per particle, once its sums are complete, in
   // pieces: Müller's pass runs them over whole blocks (muller_density).
+  if (dfsph) near_obstacle_.resize(static_cast<size_t>(n));
   auto wall_terms = [&](int i) {
     float wr = 0.0f, gx = 0.0f, gy = 0.0f, lap = 0.0f;
-    if (!away_from_walls(x[i], y[i])) wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
+    const bool near_obstacle = !away_from_walls(x[i], y[i]) && wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
+    if (dfsph) near_obstacle_[i] = near_obstacle;
     wall_gx_[i] = gx;
     wall_gy_[i] = gy;
     wall_lap_[i] = lap;
@@ -1136,7 +1138,8 @@ size_t World::bytes_per_particle() const {
                         &inv_rho_, &pressure_rho_, &colour_x_, &colour_y_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
-  bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity();
+  bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity() + near_obstacle_.capacity();
+  bytes += obstacle_contacts_.capacity() * sizeof(int);
   bytes += grid_.bytes();
   bytes += (list_end_.capacity() + bands_.capacity()) * sizeof(int);
   for (const ListBlock& b : list_blocks_)

@@ -232,7 +232,8 @@ class World {
   double dfsph_predict(float dt, bool divergence, float* largest);
   int dfsph_solve(float dt, bool divergence, float* error, int* passes);
   void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
-  void wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
+  // Returns whether an obstacle lies within h of (x, y).
+  bool wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
   void collide(float dt);
   // The box the container keeps particle centres in: half a spacing inside
   // its walls (collide).
@@ -243,6 +244,11 @@ class World {
   static float keep_inside(float c, float lo, float hi, float e) {
     return c < lo ? lo + std::min(e * (lo - c), hi - lo) : (c > hi ? hi - std::min(e * (c - hi), hi - lo) : c);
   }
+  // collide()'s rule for one obstacle: *pos, reached from prev in this
+  // step, leaves obstacle o to `radius` off its surface plus e times its
+  // penetration; returns whether it was in contact, with the outward normal.
+  static bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec2* pos,
+                       glm::vec2* normal);
   void emit_and_sink(float dt);
   int contain();
   void compute_stats(FrameStats& st) const;
@@ -336,7 +342,9 @@ class World {
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
   std::vector<float> colour_x_, colour_y_, colour_lap_;  // colour field's sums (forces pass)
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
-  std::vector<float> vx_end_, vy_end_;  // DFSPH: velocities the container leaves (dfsph_predict)
+  std::vector<float> vx_end_, vy_end_;  // DFSPH: velocities the contacts leave (dfsph_predict)
+  std::vector<uint8_t> near_obstacle_;  // DFSPH's density pass: 1 within h of an obstacle
+  std::vector<int> obstacle_contacts_;  // ... those particles, for dfsph_predict
   // DFSPH neighbour lists (dfsph.cpp), filled by the density pass: one
   // buffer per block of kListBlock particles, so blocks fill theirs in
   // parallel without knowing each other's sizes.
