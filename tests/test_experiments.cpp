@@ -64,7 +64,14 @@ TEST_CASE("a hydrostatic column settles with bounded density error and no escape
     INFO(preset);
     World w;
     column(w, 0.5f, 0.5f, 1600, preset);
-    for (int k = 0; k < 180; ++k) w.advance(1.0f / 60.0f);
+    // Kinetic energy averaged over the third second: a resting DFSPH column
+    // moves in bursts (0.03-0.97 % of the potential from one frame to the
+    // next), so a single frame's sample is a coin toss near the limit.
+    double kinetic = 0.0;
+    for (int k = 0; k < 180; ++k) {
+      const FrameStats st = w.advance(1.0f / 60.0f);
+      if (k >= 120) kinetic += st.kinetic_energy / 60.0;
+    }
     const FrameStats& st = w.last_stats();
     CHECK(all_inside_and_finite(w));
     // Compression (interior density above rho0) stays small; the free
@@ -77,10 +84,10 @@ TEST_CASE("a hydrostatic column settles with bounded density error and no escape
     // Settled: what is left of the collapse's motion is under 1 % of the
     // column's potential energy M g H / 2.
     const double potential = w.count() * w.params().mass * 9.81 * 0.5 * 0.5;
-    CHECK(st.kinetic_energy < 0.01 * potential);
-    std::printf("hydrostatic %s: mean compression %.3f %%, kinetic / potential energy %.4f %%, "
-                "max speed %.3f m/s\n",
-                preset, 100.0 * excess, 100.0 * st.kinetic_energy / potential, st.max_speed);
+    CHECK(kinetic < 0.01 * potential);
+    std::printf("hydrostatic %s: mean compression %.3f %%, kinetic / potential energy %.4f %% "
+                "(mean over the third second), max speed %.3f m/s\n",
+                preset, 100.0 * excess, 100.0 * kinetic / potential, st.max_speed);
   }
 }
 
