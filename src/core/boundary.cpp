@@ -157,8 +157,10 @@ bool World::wall_density(float x, float y, float* rho, float* gx, float* gy, flo
 // neighbours along the wall (measured in a resting DFSPH column: bursts of
 // 1-5 m/s along the floor, kinetic energy 0.3-6 % of the potential; with
 // the half-spacing contact 0.06-0.13 %, at most 1.1 m/s).
+float World::contact_radius() const { return 0.5f * spacing(); }
+
 Box World::contact_box() const {
-  const float radius = 0.5f * spacing();
+  const float radius = contact_radius();
   Box b = box_;
   b.min += glm::vec2(radius);
   b.max -= glm::vec2(radius);
@@ -216,8 +218,7 @@ void World::collide(float) {
     vx = flip ? keep_t * tx - en * nx : vx;
     vy = flip ? keep_t * ty - en * ny : vy;
   };
-  // Obstacles keep centres half a spacing off too (contact_box).
-  const float radius = 0.5f * spacing();
+  const float radius = contact_radius();
   const Box b = contact_box();
   const bool any_obstacles = !obstacles_.empty();
   parallel(n, [&](int begin, int end) {

@@ -129,7 +129,7 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
       }
     });
     if (!obstacle_contacts_.empty()) {
-      const float radius = 0.5f * spacing(), e = params_.restitution;
+      const float radius = contact_radius(), e = params_.restitution;
       const int* near = obstacle_contacts_.data();
       parallel(static_cast<int>(obstacle_contacts_.size()), [&](int begin, int end) {
         for (int k = begin; k < end; ++k) {

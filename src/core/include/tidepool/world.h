@@ -235,8 +235,11 @@ class World {
   // Returns whether an obstacle lies within h of (x, y).
   bool wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
   void collide(float dt);
-  // The box the container keeps particle centres in: half a spacing inside
-  // its walls (collide).
+  // How far collide() keeps particle centres off every wall and obstacle:
+  // half a spacing (boundary.cpp says why).
+  float contact_radius() const;
+  // The box the container keeps particle centres in: contact_radius()
+  // inside its walls.
   Box contact_box() const;
   // Where collide() puts one coordinate c of a particle: inside [lo, hi]
   // it stays; past a side it comes back by e (the restitution) times its
