@@ -710,13 +710,13 @@ void World::compute_forces(float dt) {
   const float two_rho0 = 2.0f * P.rest_density;
   float* ax = p.ax.data();
   float* ay = p.ay.data();
-  if (colour) {
-    colour_x_.resize(static_cast<size_t>(n));
-    colour_y_.resize(static_cast<size_t>(n));
-    colour_lap_.resize(static_cast<size_t>(n));
-  }
-  float* cx = colour ? colour_x_.data() : nullptr;  // null: not summed (for_bands)
-  float* cy = colour ? colour_y_.data() : nullptr;
+  if (colour) colour_lap_.resize(static_cast<size_t>(n));
+  // The colour field's gradient n = grad c (Müller 2003 eq. 17, the surface
+  // normal) is summed into the normal arrays: the density pass's normals
+  // have set the surface flags by now, and only the cohesion model reads
+  // them here (never with the colour field). 8 bytes a particle fewer.
+  float* cx = colour ? normal_x_.data() : nullptr;  // null: not summed (for_bands)
+  float* cy = colour ? normal_y_.data() : nullptr;
   float* clap = colour ? colour_lap_.data() : nullptr;
   // One instance of the pair loop per lane type and set of terms (if
   // constexpr below): a loop that carries only the terms it uses keeps more
@@ -774,7 +774,10 @@ void World::compute_forces(float dt) {
         // powers: two multiplies and two live vectors fewer in the lane
         // loop (wasm: the pass 4 % faster against the density pass).
         const V visc_i(mu_m * inv_rhoi * k_muller.visc_lap_c);
-        const V nxi(nx_all[i]), nyi(ny_all[i]), m_inv_rhoi(m * inv_rhoi);
+        // The normals only for cohesion: with the colour field these arrays
+        // are the pass's own sums.
+        const V nxi(kCohesion ? nx_all[i] : 0.0f), nyi(kCohesion ? ny_all[i] : 0.0f);
+        const V m_inv_rhoi(m * inv_rhoi);
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
         // that need them.
@@ -1135,7 +1138,7 @@ size_t World::bytes_per_particle() const {
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
                         &p.aux1, &p.x_prev, &p.y_prev, &neighbours_, &wall_gx_,
                         &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_, &vx_end_, &vy_end_,
-                        &inv_rho_, &pressure_rho_, &colour_x_, &colour_y_, &colour_lap_})
+                        &inv_rho_, &pressure_rho_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity() + near_obstacle_.capacity();

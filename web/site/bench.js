@@ -83,7 +83,10 @@
       } else if (obj.capacity_60fps) {
         state.summary = obj;
         const caps = Object.entries(obj.capacity_60fps)
-          .map(([solver, n]) => `60-fps capacity ${solver}: ${n} particles`);
+          .map(([solver, n]) => {
+            const peak = (obj.capacity_peak_bytes_per_particle || {})[solver];
+            return `60-fps capacity ${solver}: ${n} particles` + (peak ? `, peak ${peak} bytes a particle` : '');
+          });
         for (const [solver, spread] of Object.entries(obj.cost_spread || {})) {
           const pass = (obj.pass_cost_spread || {})[solver];
           caps.push(`cost spread ${solver}: ${spread}x per particle-step` +

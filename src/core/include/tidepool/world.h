@@ -341,9 +341,11 @@ class World {
   std::vector<float> neighbours_;  // DFSPH: per particle, self excluded; Müller: forward pairs
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
-  std::vector<float> normal_x_, normal_y_;           // Akinci 2013 surface normals
+  // Surface normals: Akinci 2013's from the density pass; the colour
+  // field's gradient (Müller 2003 eq. 17) after a colour-field forces pass.
+  std::vector<float> normal_x_, normal_y_;
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
-  std::vector<float> colour_x_, colour_y_, colour_lap_;  // colour field's sums (forces pass)
+  std::vector<float> colour_lap_;                    // colour field's Laplacian (forces pass)
   std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
   std::vector<float> vx_end_, vy_end_;  // DFSPH: velocities the contacts leave (dfsph_predict)
   std::vector<uint8_t> near_obstacle_;  // DFSPH's density pass: 1 within h of an obstacle
