@@ -763,7 +763,7 @@ void World::compute_forces(float dt) {
       float* const clap_all = clap;
       const float mu_m = mu * m, xsph_2m = xsph * 2.0f * m, cohesion_k = two_rho0 * sigma;
       const V mass(m), m_spiky(m * K.spiky_grad_c);
-      const float radius2 = h2;
+      const float radius2 = h2, colour_lap_q = 2.0f / 3.0f * h2;
       for (int i = begin; i < end; ++i) {
         V ax_i(0.0f), ay_i(0.0f), cx_i(0.0f), cy_i(0.0f), lap_i(0.0f);
         const float rhoi = rho_all[i], inv_rhoi = inv_rho_all[i];
@@ -777,7 +777,7 @@ void World::compute_forces(float dt) {
         // The normals only for cohesion: with the colour field these arrays
         // are the pass's own sums.
         const V nxi(kCohesion ? nx_all[i] : 0.0f), nyi(kCohesion ? ny_all[i] : 0.0f);
-        const V m_inv_rhoi(m * inv_rhoi);
+        const V inv_rho_i(inv_rhoi);
         // Divisions are per particle where they can be (1/rho_j, p_j/rho_j:
         // density pass); 1/r and 1/(rho_i + rho_j) are shared by the terms
         // that need them.
@@ -833,17 +833,23 @@ void World::compute_forces(float dt) {
           store(V::load(ay_all + j) - fy, ay_all + j);
           if constexpr (kColour) {
             // Colour field c = sum_j m_j / rho_j W_poly6 (eq. 15): its
-            // gradient and Laplacian, for i with m / rho_j, for j with
-            // m / rho_i.
-            const V vol_j = select(in, mass * inv_rhoj), vol_i = select(in, m_inv_rhoi);
-            const V lap = k_muller.poly6_laplacian_lanes(r2);
-            const V g = k_muller.poly6_grad_lanes(r2);
-            lap_i += vol_j * lap;
-            cx_i += vol_j * g * dx;
-            cy_i += vol_j * g * dy;
-            store(V::load(clap_all + j) + vol_i * lap, clap_all + j);
-            store(V::load(cx_all + j) - vol_i * g * dx, cx_all + j);
-            store(V::load(cy_all + j) - vol_i * g * dy, cy_all + j);
+            // gradient and Laplacian, for i with 1 / rho_j, for j with
+            // 1 / rho_i. With q = h^2 - r^2 both kernels are polynomials
+            // in q (derivatives of eq. 20): grad W = poly6_grad_c q^2 r_ij, and
+            // lap W = poly6_lap_c q (h^2 - 3 r^2) = 3 poly6_lap_c (q^2 - 2/3 h^2 q).
+            // The sums leave out m and those constants, which the
+            // per-particle end applies once: fewer multiplies and live
+            // constants in the lane loop.
+            const V w_j = select(in, inv_rhoj), w_i = select(in, inv_rho_i);
+            const V q = V(radius2) - r2, q2 = q * q;
+            const V lap = q2 - V(colour_lap_q) * q;
+            const V gx_ij = q2 * dx, gy_ij = q2 * dy;
+            lap_i += w_j * lap;
+            cx_i += w_j * gx_ij;
+            cy_i += w_j * gy_ij;
+            store(V::load(clap_all + j) + w_i * lap, clap_all + j);
+            store(V::load(cx_all + j) - w_i * gx_ij, cx_all + j);
+            store(V::load(cy_all + j) - w_i * gy_ij, cy_all + j);
           }
         });
         ax_all[i] += sum(ax_i);
@@ -874,19 +880,22 @@ void World::compute_forces(float dt) {
   // wall's pressure; the colour field's force, as a select), then pointers
   // and wall friction only where they apply. Each particle's terms are
   // added in the same order as in one loop, so the same bits.
+  // The colour sums' factors (the pair loop above leaves them out).
   const float self_lap = m * K.poly6_laplacian(0.0f);
+  const float colour_grad = m * K.poly6_grad_c, colour_lap = 3.0f * m * K.poly6_lap_c;
   const float* const wgx_all = wall_gx_.data();
   const float* const wgy_all = wall_gy_.data();
   const float* const wlap_all = wall_lap_.data();
   parallel(n, [&](int begin, int end) {
     const float* const rho_in = rho;
     const float* const pr_in = pr;
-    const float* const cx_in = cx;
-    const float* const cy_in = cy;
+    float* const n_x = cx;
+    float* const n_y = cy;
     const float* const clap_in = clap;
     float* const ax_out = ax;
     float* const ay_out = ay;
     const float grav_x = gx, grav_y = gy, lap0 = self_lap, sig = sigma, threshold = thresh;
+    const float grad_c = colour_grad, lap_c = colour_lap;
     const bool with_pressure = pressure;
     TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
@@ -906,9 +915,11 @@ void World::compute_forces(float dt) {
         // a surface particle has the wrong size, and square drops spread
         // instead of rounding up (measured).
         const float rhoi = rho_in[i];
-        const float nx = cx_in[i], ny = cy_in[i], nlen = std::sqrt(nx * nx + ny * ny);
+        const float nx = grad_c * n_x[i], ny = grad_c * n_y[i], nlen = std::sqrt(nx * nx + ny * ny);
+        n_x[i] = nx;  // the normal arrays hold n itself
+        n_y[i] = ny;
         const bool on = nlen > threshold && nlen > 0.0f;
-        const float s = -sig * (clap_in[i] + lap0 / rhoi) / (nlen * rhoi);
+        const float s = -sig * (lap_c * clap_in[i] + lap0 / rhoi) / (nlen * rhoi);
         ax_out[i] = on ? ax_out[i] + s * nx : ax_out[i];
         ay_out[i] = on ? ay_out[i] + s * ny : ay_out[i];
       }

@@ -65,21 +65,15 @@ struct MullerKernels {
     const V d = V(h2) - r2;
     return V(poly6_c) * d * d * d;
   }
-  template <class V> V poly6_grad_lanes(V r2) const {
-    const V d = V(h2) - r2;
-    return V(poly6_grad_c) * d * d;
-  }
   // Both from d = h^2 - r^2 (a lane masked to d = 0 gets zeros), sharing d^2.
   template <class V> void poly6_and_grad_lanes(V d, V* w, V* g) const {
     const V d2 = d * d;
     *w = V(poly6_c) * d2 * d;
     *g = V(poly6_grad_c) * d2;
   }
-  template <class V> V poly6_laplacian_lanes(V r2) const {
-    return V(poly6_lap_c) * (V(h2) - r2) * (V(h2) - V(3.0f) * r2);
-  }
-  // (The forces pass evaluates spiky's gradient and the viscosity
-  // Laplacian inline, with their constants folded into its own factors.)
+  // (The forces pass evaluates spiky's gradient, the viscosity Laplacian
+  // and the colour field's poly6 gradient and Laplacian inline, with their
+  // constants folded into its own factors.)
 };
 
 // Cubic spline (Monaghan 1992) in 2D with support radius h, the kernel of
