@@ -49,17 +49,15 @@ namespace tidepool {
 // (measured 2.5x faster per pass, at 12 bytes per pair).
 
 // v_i -= (1/dt) [sum_j m (k_i/rho_i + k_j/rho_j) grad W_ij + (k_i/rho_i) grad rho_b]
-// with k = kappa * dt^2 given in `kappa` (this iteration's increment).
-void World::dfsph_apply_kappa(const std::vector<float>& kappa, float dt) {
+// with k = kappa * dt^2 (this iteration's increment) over rho given in
+// rho_adv_, which is free between the predict passes: the loop that finds
+// the increment writes it there, so the pair loop reads one value per j
+// and no loop of its own divides by rho first.
+void World::dfsph_apply_kappa(float dt) {
   Particles& p = particles_;
   const int n = p.size();
   const float inv_dt = 1.0f / dt;
-  const float* rho = p.density.data();
-  // Pressure over density first, so the pair loop reads one value per j.
-  float* k_rho = rho_adv_.data();  // free between the predict passes
-  parallel(n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) k_rho[i] = kappa[i] / rho[i];
-  });
+  const float* k_rho = rho_adv_.data();
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
@@ -197,24 +195,33 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes)
   Particles& p = particles_;
   const int n = p.size();
   std::vector<float>& kappa = divergence ? p.aux1 : p.aux0;
-  kappa_tmp_.resize(static_cast<size_t>(n));
+  const float* const rho = p.density.data();
   // Warm start (sec. 4.3): half of last step's stiffness, only where the
   // current prediction is compressed; the iterations can only push, so a
   // stale full push elsewhere would inject energy.
   dfsph_predict(dt, divergence, nullptr);
-  const double largest = max_over(n, [&](int begin, int end) {
-    float top = 0.0f;
+  const bool warm = max_over(n, [&](int begin, int end) {
+    // Raw pointers, and no entry read after another's write (ivdep): a
+    // loop that vectorises. rho_adv_ gives each entry's prediction and
+    // takes its stiffness over rho (dfsph_apply_kappa) in its place.
+    float* const k = kappa.data();
+    float* const adv_then_k_rho = rho_adv_.data();
+    const float* const rho_in = rho;
+    const float step = dt;
+    int any = 0;
+    TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
-      kappa[i] = rho_adv_[i] > 0.0f ? 0.5f * std::max(kappa[i], 0.0f) : 0.0f;
-      kappa_tmp_[i] = kappa[i] * dt * dt;
-      top = std::max(top, kappa[i]);
+      const float k_warm = adv_then_k_rho[i] > 0.0f ? 0.5f * std::max(k[i], 0.0f) : 0.0f;
+      k[i] = k_warm;
+      adv_then_k_rho[i] = k_warm * step * step / rho_in[i];
+      any |= k_warm > 0.0f;
     }
-    return static_cast<double>(top);
-  });
-  if (largest > 0.0) dfsph_apply_kappa(kappa_tmp_, dt);
+    return static_cast<double>(any);
+  }) > 0.0;
+  if (warm) dfsph_apply_kappa(dt);
   // Passes: the warm start's prediction and update, then each iteration's
   // prediction and update, and the prediction that stops the loop.
-  *passes += largest > 0.0 ? 2 : 1;
+  *passes += warm ? 2 : 1;
   // The density solve stops on the mean error and on the largest one (the
   // divergence solve on the mean): in a 16 000-particle dam break a mean
   // within tolerance hid particles in the pool's corners compressed by 10 %
@@ -230,20 +237,22 @@ int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes)
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;
     parallel(n, [&](int begin, int end) {
-      // Raw pointers to distinct arrays (ivdep): a loop that vectorises,
-      // for Clang (wasm) too.
-      float* const k_step = kappa_tmp_.data();
+      // Raw pointers, and no entry read after another's write (ivdep): a
+      // loop that vectorises, for Clang (wasm) too. rho_adv_ gives each
+      // entry's error and takes its increment over rho in its place.
       float* const k_sum = kappa.data();
-      const float* const adv = rho_adv_.data();
+      float* const adv_then_k_rho = rho_adv_.data();
       const float* const alpha = factor_.data();
+      const float* const rho_in = rho;
       const float s = scale, dt2 = dt * dt;
       TIDEPOOL_IVDEP
       for (int i = begin; i < end; ++i) {
-        k_step[i] = s * adv[i] * alpha[i];
-        k_sum[i] += k_step[i] / dt2;
+        const float k_step = s * adv_then_k_rho[i] * alpha[i];
+        k_sum[i] += k_step / dt2;
+        adv_then_k_rho[i] = k_step / rho_in[i];
       }
     });
-    dfsph_apply_kappa(kappa_tmp_, dt);
+    dfsph_apply_kappa(dt);
     ++*passes;
   }
   if (error_out) *error_out = static_cast<float>(error);

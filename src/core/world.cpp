@@ -1148,7 +1148,7 @@ size_t World::bytes_per_particle() const {
   size_t bytes = 0;
   for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
                         &p.aux1, &p.x_prev, &p.y_prev, &neighbours_, &wall_gx_,
-                        &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &kappa_tmp_, &vx_end_, &vy_end_,
+                        &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &vx_end_, &vy_end_,
                         &inv_rho_, &pressure_rho_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);

@@ -231,7 +231,7 @@ class World {
   int dfsph_density_solve(float dt, float* error, int* passes);
   double dfsph_predict(float dt, bool divergence, float* largest);
   int dfsph_solve(float dt, bool divergence, float* error, int* passes);
-  void dfsph_apply_kappa(const std::vector<float>& kappa, float dt);
+  void dfsph_apply_kappa(float dt);
   // Returns whether an obstacle lies within h of (x, y).
   bool wall_density(float x, float y, float* rho, float* gx, float* gy, float* lap) const;
   void collide(float dt);
@@ -346,7 +346,7 @@ class World {
   std::vector<float> normal_x_, normal_y_;
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
   std::vector<float> colour_lap_;                    // colour field's Laplacian (forces pass)
-  std::vector<float> factor_, rho_adv_, kappa_tmp_;  // DFSPH scratch
+  std::vector<float> factor_, rho_adv_;  // DFSPH scratch
   std::vector<float> vx_end_, vy_end_;  // DFSPH: velocities the contacts leave (dfsph_predict)
   std::vector<uint8_t> near_obstacle_;  // DFSPH's density pass: 1 within h of an obstacle
   std::vector<int> obstacle_contacts_;  // ... those particles, for dfsph_predict
