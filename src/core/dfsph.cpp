@@ -61,9 +61,8 @@ void World::dfsph_apply_kappa(float dt) {
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
+      for_each_list(begin, end, [&](int i, const List& l) {
         const float ki = k_rho[i];
-        const List l = neighbour_list(i);
         V ax(0.0f), ay(0.0f);
         for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
           const V s = select(in, V(ki) + V::gather(k_rho, l.j + k));
@@ -72,7 +71,7 @@ void World::dfsph_apply_kappa(float dt) {
         });
         p.vx[i] -= (ki * wall_gx_[i] + sum(ax)) * inv_dt;
         p.vy[i] -= (ki * wall_gy_[i] + sum(ay)) * inv_dt;
-      }
+      });
     });
   });
 }
@@ -149,10 +148,9 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
+      for_each_list(begin, end, [&](int i, const List& l) {
         // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
         const float vxi = vx[i], vyi = vy[i];
-        const List l = neighbour_list(i);
         V acc(0.0f);
         for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
           const V dvx = V(vxi) - V::gather(vx, l.j + k), dvy = V(vyi) - V::gather(vy, l.j + k);
@@ -164,7 +162,7 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
         } else {
           rho_adv_[i] = std::max(p.density[i] + dt * rate - rho0, 0.0f);
         }
-      }
+      });
     });
   });
   // The sum and the largest entry in one pass over fixed blocks (reduce):

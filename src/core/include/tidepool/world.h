@@ -364,10 +364,27 @@ class World {
     const float* gy;
     int begin, end;
   };
-  List neighbour_list(int i) const {
-    const unsigned u = static_cast<unsigned>(i);  // shifts, not signed division
-    const ListBlock& b = list_blocks_[u / kListBlock];
-    return {b.j.data(), b.gx.data(), b.gy.data(), u % kListBlock ? list_end_[i - 1] : 0, list_end_[i]};
+  // Calls f(i, list) for particles begin .. end - 1 in order: each block's
+  // buffers are looked up once and each list starts where the one before
+  // ended (callgrind: a lookup per particle cost about 10 of the ~100
+  // instructions a particle-pass of the solves).
+  template <class F>
+  void for_each_list(int begin, int end, F&& f) const {
+    const unsigned first = static_cast<unsigned>(begin);  // shifts, not signed division
+    List l{nullptr, nullptr, nullptr, first % kListBlock ? list_end_[begin - 1] : 0, 0};
+    for (int i = begin; i < end;) {
+      const ListBlock& b = list_blocks_[static_cast<unsigned>(i) / kListBlock];
+      l.j = b.j.data();
+      l.gx = b.gx.data();
+      l.gy = b.gy.data();
+      const int block_end = std::min(end, (i / kListBlock + 1) * kListBlock);
+      for (; i < block_end; ++i) {
+        l.end = list_end_[i];
+        f(i, static_cast<const List&>(l));
+        l.begin = l.end;
+      }
+      l.begin = 0;  // the next block's first list
+    }
   }
   std::vector<ListBlock> list_blocks_;
   std::vector<int> list_end_;  // per particle: end of its list in its block's buffer
