@@ -98,7 +98,12 @@ class Grid {
     const int c0 = sorted_cell_[first], c1 = sorted_cell_[last];
     const int end0 = start_[c1 + kReach[0] + 1];
     if (first + 1 < end0) f(first + 1, end0);
-    block_rows(c0, c1, 1, f);
+    // The rows above, unrolled: the forward passes (Müller's) then keep
+    // the row offsets in registers instead of a spilled row counter and a
+    // multiply by nx_ (callgrind: Müller's step -2.2 %). The five rows of
+    // for_each_range stay a loop: unrolled, DFSPH's density pass, which
+    // builds its lists there, grew by more (+3.3 % DFSPH's step).
+    block_rows<true>(c0, c1, 1, f);
   }
 
   // Cuts the sorted points into bands of whole cell rows, each at least
@@ -159,15 +164,22 @@ class Grid {
 
   // f(begin, end) for rows row0 .. kRows of the blocks of cells c0 .. c1
   // (one row): each row's cells from c0 - reach to c1 + reach are one
-  // sorted-index range (skipped when empty).
-  template <class F>
+  // sorted-index range (skipped when empty); kUnrolled: the loop unrolled.
+  template <bool kUnrolled = false, class F>
   TIDEPOOL_INLINE void block_rows(int c0, int c1, int row0, F& f) const {
-    for (int row = row0; row <= kRows; ++row) {
-      const int reach = kReach[row < 0 ? -row : row];
-      const int begin = start_[c0 + row * nx_ - reach];
-      const int end = start_[c1 + row * nx_ + reach + 1];
-      if (begin < end) f(begin, end);
+    if constexpr (kUnrolled) {
+#pragma GCC unroll 4
+      for (int row = row0; row <= kRows; ++row) block_row(c0, c1, row, f);
+    } else {
+      for (int row = row0; row <= kRows; ++row) block_row(c0, c1, row, f);
     }
+  }
+  template <class F>
+  TIDEPOOL_INLINE void block_row(int c0, int c1, int row, F& f) const {
+    const int reach = kReach[row < 0 ? -row : row];
+    const int begin = start_[c0 + row * nx_ - reach];
+    const int end = start_[c1 + row * nx_ + reach + 1];
+    if (begin < end) f(begin, end);
   }
   int n_ = 0;
   int nx_ = 0, ny_ = 0;
