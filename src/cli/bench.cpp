@@ -55,9 +55,9 @@ bool bench_world(World& w, int particles, const char* solver, const Engine& e) {
     // density, pressure, viscosity, surface tension, integration,
     // boundaries. The wcsph preset has no surface tension (the water
     // defaults'), so the seeds' colour field (Müller 2003 eq. 15-19) is
-    // switched on at water's sigma, as Müller's table has it; the reference
-    // implementation computes the same term. Before, Müller's rows ran
-    // without it: 19 % fewer instructions and 12 bytes a particle less.
+    // switched on at water's surface tension; the reference implementation
+    // computes the same term. Until 7ebf4b1 Müller's rows ran without it:
+    // 19 % fewer instructions and 12 bytes a particle less.
     s.preset = "wcsph";
     s.overrides.emplace_back("tension", static_cast<float>(Tension::ColourField));
     s.overrides.emplace_back("surface_tension", kWaterSigma);

@@ -380,7 +380,7 @@ class World {
       const int block_end = std::min(end, (i / kListBlock + 1) * kListBlock);
       for (; i < block_end; ++i) {
         l.end = list_end_[i];
-        f(i, static_cast<const List&>(l));
+        f(i, l);
         l.begin = l.end;
       }
       l.begin = 0;  // the next block's first list
