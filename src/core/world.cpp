@@ -406,11 +406,14 @@ void World::compute_density() {
   };
   // What the pass leaves per particle, once its sums are complete, in
   // pieces: Müller's pass runs them over whole blocks (muller_density).
-  if (dfsph) near_obstacle_.resize(static_cast<size_t>(n));
+  // DFSPH's prediction of the obstacles' contacts needs the particles near
+  // one (dfsph_density_solve); without obstacles there are none to flag.
+  const bool flag_obstacles = dfsph && obstacles;
+  if (flag_obstacles) near_obstacle_.resize(static_cast<size_t>(n));
   auto wall_terms = [&](int i) {
     float wr = 0.0f, gx = 0.0f, gy = 0.0f, lap = 0.0f;
     const bool near_obstacle = !away_from_walls(x[i], y[i]) && wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
-    if (dfsph) near_obstacle_[i] = near_obstacle;
+    if (flag_obstacles) near_obstacle_[i] = near_obstacle;
     wall_gx_[i] = gx;
     wall_gy_[i] = gy;
     wall_lap_[i] = lap;
