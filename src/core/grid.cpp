@@ -9,6 +9,12 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
   shape(n, radius, bounds(x, y, 0, n));
   bin(x, y, 0, n);
   sort();
+  std::vector<float> sx(static_cast<size_t>(n)), sy(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    sx[k] = x[order_[k]];
+    sy[k] = y[order_[k]];
+  }
+  bin(sx.data(), sy.data(), 0, n);
 }
 
 Grid::Bounds Grid::Bounds::merge(const Bounds& o) const {
@@ -28,8 +34,7 @@ Grid::Bounds Grid::bounds(const float* x, const float* y, int begin, int end) {
   return {xmin, xmax, ymin, ymax};
 }
 
-void Grid::shape(int n, float radius, const Bounds& box) {
-  n_ = n;
+Grid::Shape Grid::shape_for(int n, float radius, const Bounds& box) {
   // A hair more than radius / kRows high and radius / kColumns wide: a pair
   // at distance exactly `radius` whose cell coordinates round apart still
   // lands within reach. Cells grow in both directions alike when the box
@@ -42,22 +47,33 @@ void Grid::shape(int n, float radius, const Bounds& box) {
     cw *= 2.0f;
     ch *= 2.0f;
   }
-  inv_w_ = 1.0f / cw;
-  inv_h_ = 1.0f / ch;
+  // Empty rings on every side: a block never leaves the grid.
+  return {cw, ch, static_cast<int>(w / cw) + 2 * kReach[0] + 1, static_cast<int>(hgt / ch) + 2 * kRows + 1};
+}
+
+void Grid::shape(int n, float radius, const Bounds& box) {
+  n_ = n;
+  const Shape s = shape_for(n, radius, box);
+  inv_w_ = 1.0f / s.cw;
+  inv_h_ = 1.0f / s.ch;
   x0_ = box.xmin;
   y0_ = box.ymin;
-  // Empty rings on every side: a block never leaves the grid.
-  nx_ = static_cast<int>(w / cw) + 2 * kReach[0] + 1;
-  ny_ = static_cast<int>(hgt / ch) + 2 * kRows + 1;
-  cell_index_.resize(static_cast<size_t>(n));
+  nx_ = s.nx;
+  ny_ = s.ny;
+  cell_.resize(static_cast<size_t>(n));
+}
+
+void Grid::reserve(int n, float radius, const Bounds& box) {
+  const Shape s = shape_for(n, radius, box);
+  start_.reserve(static_cast<size_t>(s.nx) * s.ny + 1);
 }
 
 void Grid::bin(const float* x, const float* y, int begin, int end) {
-  // Local copies: the stores to cell_index_ could alias the members for
+  // Local copies: the stores to cell_ could alias the members for
   // all the compiler knows, which would keep the loop from vectorising.
   const float x0 = x0_, y0 = y0_, inv_w = inv_w_, inv_h = inv_h_;
   const int nx = nx_, ny = ny_;
-  int* const cells = cell_index_.data();
+  int* const cells = cell_.data();
   for (int i = begin; i < end; ++i) cells[i] = cell_of(x[i], y[i], x0, y0, inv_w, inv_h, nx, ny);
 }
 
@@ -65,24 +81,19 @@ void Grid::sort() {
   const int n = n_, cells = nx_ * ny_;
   // Counting sort: histogram, prefix sum, scatter. Stable, so equal
   // cells keep their previous relative order (determinism).
-  // A quarter more than asked when it grows: a splash widens the box a
-  // little at a time, and each exact growth would be a reallocation.
+  // A quarter more than asked when it grows past reserve(): a splash
+  // widens the box a little at a time, and each exact growth would be a
+  // reallocation.
   const size_t slots = static_cast<size_t>(cells) + 1;
   if (start_.capacity() < slots) start_.reserve(slots + slots / 4);
   start_.assign(slots, 0);
-  for (int i = 0; i < n; ++i) ++start_[cell_index_[i]];
+  for (int i = 0; i < n; ++i) ++start_[cell_[i]];
   for (int c = 1; c < cells; ++c) start_[c] += start_[c - 1];
   // start_[c] is now the end of cell c. Scattering from the last point
   // back, with a cursor moving down, keeps each cell's points in order and
   // leaves start_[c] at the cell's start.
   order_.resize(static_cast<size_t>(n));
-  sorted_cell_.resize(static_cast<size_t>(n));
-  for (int i = n - 1; i >= 0; --i) {
-    const int c = cell_index_[i];
-    const int k = --start_[c];
-    order_[k] = i;
-    sorted_cell_[k] = c;
-  }
+  for (int i = n - 1; i >= 0; --i) order_[--start_[cell_[i]]] = i;
   start_[cells] = n;
 }
 

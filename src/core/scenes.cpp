@@ -42,13 +42,14 @@ struct SceneDef {
   std::function<Layout()> layout;
 };
 
-void fill(World& w, const Region& r, float s) {
+// Calls f(position) for each particle of region r at spacing s.
+template <class F>
+void for_each_point(const Region& r, float s, F&& f) {
   if (r.kind == Region::Kind::Rect) {
     const int nx = static_cast<int>(std::lround((r.b.x - r.a.x) / s));
     const int ny = static_cast<int>(std::lround((r.b.y - r.a.y) / s));
     for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        w.add_particle({r.a.x + (float(i) + 0.5f) * s, r.a.y + (float(j) + 0.5f) * s}, r.velocity);
+      for (int i = 0; i < nx; ++i) f(glm::vec2(r.a.x + (float(i) + 0.5f) * s, r.a.y + (float(j) + 0.5f) * s));
     return;
   }
   const float rad = r.b.x;
@@ -56,7 +57,7 @@ void fill(World& w, const Region& r, float s) {
   for (int j = -n; j <= n; ++j)
     for (int i = -n; i <= n; ++i) {
       const glm::vec2 q((float(i) + 0.5f) * s, (float(j) + 0.5f) * s);
-      if (q.x * q.x + q.y * q.y <= rad * rad) w.add_particle(r.a + q, r.velocity);
+      if (q.x * q.x + q.y * q.y <= rad * rad) f(r.a + q);
     }
 }
 
@@ -186,7 +187,13 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
   fresh.set_parallel_for(world.parallel_for());
   fresh.set_lanes(world.lanes());
   fresh.set_box(layout.box);
-  for (const Region& r : layout.fluid) fill(fresh, r, res.spacing);
+  // Room for exactly the scene's particles: added one at a time, the arrays
+  // would grow by doubling, up to 2x the memory (bytes at the peak).
+  int points = 0;
+  for (const Region& r : layout.fluid) for_each_point(r, res.spacing, [&](glm::vec2) { ++points; });
+  fresh.reserve(points);
+  for (const Region& r : layout.fluid)
+    for_each_point(r, res.spacing, [&](glm::vec2 q) { fresh.add_particle(q, r.velocity); });
   if (layout.extras) layout.extras(fresh, res, particles);
   world = std::move(fresh);
   return true;

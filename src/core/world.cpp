@@ -75,10 +75,16 @@ const char* stage_name(int stage) {
 
 void Particles::resize(int n) {
   const size_t m = static_cast<size_t>(n);
-  for (auto* v : {&x, &y, &vx, &vy, &ax, &ay, &density, &pressure, &aux0, &aux1, &x_prev, &y_prev})
-    v->resize(m, 0.0f);
+  for (auto* v : floats()) v->resize(m, 0.0f);
   id.resize(m, 0);
   surface.resize(m, 0);
+}
+
+void Particles::reserve(int n) {
+  const size_t m = static_cast<size_t>(n);
+  for (auto* v : floats()) v->reserve(m);
+  id.reserve(m);
+  surface.reserve(m);
 }
 
 int Particles::compact(const std::vector<uint8_t>& keep) {
@@ -86,8 +92,7 @@ int Particles::compact(const std::vector<uint8_t>& keep) {
   int out = 0;
   for (int i = 0; i < n; ++i) {
     if (!keep[i]) continue;
-    for (auto* v : {&x, &y, &vx, &vy, &ax, &ay, &density, &pressure, &aux0, &aux1, &x_prev, &y_prev})
-      (*v)[out] = (*v)[i];
+    for (auto* v : floats()) (*v)[out] = (*v)[i];
     id[out] = id[i];
     surface[out] = surface[i];
     ++out;
@@ -325,6 +330,7 @@ void World::sort_and_bin() {
       n, Grid::bounds(x, y, 0, std::min(n, 1)),  // particle 0's box: merging it changes nothing
       [&](int begin, int end) { return Grid::bounds(x, y, begin, end); },
       [](const Grid::Bounds& a, const Grid::Bounds& b) { return a.merge(b); }, block_bounds_);
+  grid_.reserve(n, params_.h, {box_.min.x, box_.max.x, box_.min.y, box_.max.y});
   grid_.shape(n, params_.h, box);
   parallel(n, [&](int begin, int end) { grid_.bin(x, y, begin, end); });
   grid_.sort();
@@ -358,6 +364,8 @@ void World::sort_and_bin() {
   });
   for (int f = 0; f < kMoved; ++f) moved[f]->swap(*spare[f]);
   p.id.swap(tmp_id_);
+  // The grid's queries read the cells of the sorted particles.
+  parallel(n, [&](int begin, int end) { grid_.bin(p.x.data(), p.y.data(), begin, end); });
 }
 
 void World::compute_density() {
@@ -366,15 +374,17 @@ void World::compute_density() {
   const Params& P = params_;
   const float m = P.mass, h = P.h, h2 = h * h, rho0 = P.rest_density;
   const float normal_scale = h * m / rho0;
-  neighbours_.resize(static_cast<size_t>(n));
-  wall_gx_.resize(static_cast<size_t>(n));
-  wall_gy_.resize(static_cast<size_t>(n));
-  wall_lap_.resize(static_cast<size_t>(n));
+  const bool dfsph = P.solver == Solver::DFSPH;
+  // The wall's gradient and viscosity sum per particle only for DFSPH, whose
+  // solves read them for every particle; Müller's forces pass finds them
+  // again for the particles near a wall (12 bytes a particle fewer).
+  if (dfsph) {
+    for (auto* v : {&neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &factor_}) v->resize(static_cast<size_t>(n));
+  }
+  near_wall_.resize(static_cast<size_t>(n));
   inv_rho_.resize(static_cast<size_t>(n));
   const float* x = p.x.data();
   const float* y = p.y.data();
-  const bool dfsph = P.solver == Solver::DFSPH;
-  if (dfsph) factor_.resize(static_cast<size_t>(n));
   normal_x_.resize(static_cast<size_t>(n));
   normal_y_.resize(static_cast<size_t>(n));
   p.surface.resize(static_cast<size_t>(n));
@@ -404,6 +414,17 @@ void World::compute_density() {
   auto away_from_walls = [=](float xi, float yi) {
     return !obstacles & (xi - x0 >= h) & (x1 - xi >= h) & (yi - y0 >= h) & (y1 - yi >= h);
   };
+  // Which particles are near a wall, as bytes in a loop that vectorises, so
+  // that the loops over them test a byte instead of the four distances
+  // (callgrind, 4 000 particles: 8 instructions a particle for Müller's
+  // loops, against about 25 for one loop of scalar tests).
+  parallel(n, [&](int begin, int end) {
+    const auto away = away_from_walls;
+    const float* const xs = x;  // byte stores could alias the captured pointers
+    const float* const ys = y;
+    uint8_t* const near = near_wall_.data();
+    for (int i = begin; i < end; ++i) near[i] = !away(xs[i], ys[i]);
+  });
   // What the pass leaves per particle, once its sums are complete, in
   // pieces: Müller's pass runs them over whole blocks (muller_density).
   // DFSPH's prediction of the obstacles' contacts needs the particles near
@@ -412,11 +433,13 @@ void World::compute_density() {
   if (flag_obstacles) near_obstacle_.resize(static_cast<size_t>(n));
   auto wall_terms = [&](int i) {
     float wr = 0.0f, gx = 0.0f, gy = 0.0f, lap = 0.0f;
-    const bool near_obstacle = !away_from_walls(x[i], y[i]) && wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
+    const bool near_obstacle = near_wall_[i] && wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
     if (flag_obstacles) near_obstacle_[i] = near_obstacle;
-    wall_gx_[i] = gx;
-    wall_gy_[i] = gy;
-    wall_lap_[i] = lap;
+    if (dfsph) {
+      wall_gx_[i] = gx;
+      wall_gy_[i] = gy;
+      wall_lap_[i] = lap;
+    }
     return wr;
   };
   // By value: raw pointers and constants, which a copy in a loop keeps in
@@ -447,7 +470,7 @@ void World::compute_density() {
   if (dfsph) {
     dfsph_density(finish);
   } else {
-    muller_density(away_from_walls, wall_terms, set_density, set_normal, set_surface);
+    muller_density(wall_terms, set_density, set_normal, set_surface);
   }
 }
 
@@ -456,10 +479,9 @@ void World::compute_density() {
 // Sums go to density and normal_x_/y_ (their own sums from i's scan, the
 // others from the earlier particles whose forward ranges hold i); the
 // particle's own W(0) and the rest are added once every band is done.
-template <class Away, class WallTerms, class SetDensity, class SetNormal, class SetSurface>
-void World::muller_density(const Away& away_from_walls, const WallTerms& wall_terms,
-                           const SetDensity& set_density, const SetNormal& set_normal,
-                           const SetSurface& set_surface) {
+template <class WallTerms, class SetDensity, class SetNormal, class SetSurface>
+void World::muller_density(const WallTerms& wall_terms, const SetDensity& set_density,
+                           const SetNormal& set_normal, const SetSurface& set_surface) {
   Particles& p = particles_;
   const int n = p.size();
   const Params& P = params_;
@@ -470,8 +492,10 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
   float* rho = p.density.data();
   float* sx = normal_x_.data();
   float* sy = normal_y_.data();
-  float* found = neighbours_.data();
-  near_wall_.resize(static_cast<size_t>(n));
+  // Pairs found, per band (bands run in parallel), for the mean neighbour
+  // count: a count per particle would cost 4 bytes a particle.
+  if (band_pairs_.capacity() < bands_.capacity()) band_pairs_.reserve(bands_.capacity());  // as bands_
+  band_pairs_.assign(bands_.size() - 1, 0);
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     for_bands({rho, sx, sy}, [&](int begin, int end, int limit) {
@@ -481,20 +505,17 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
       float* const rho_all = rho;
       float* const sx_all = sx;
       float* const sy_all = sy;
+      int pairs = 0;
       // C = 1 or 2 particles i .. i + C - 1 (for_forward_pairs).
       auto scan = [&](int i, auto count) {
         constexpr int C = decltype(count)::value;
         V rho_i[C], sx_i[C], sy_i[C];
-        int pairs[C];
-        for (int s = 0; s < C; ++s) {
-          rho_i[s] = sx_i[s] = sy_i[s] = V(0.0f);
-          pairs[s] = 0;
-        }
+        for (int s = 0; s < C; ++s) rho_i[s] = sx_i[s] = sy_i[s] = V(0.0f);
         for_forward_pairs<V, C>(grid_, limit, x, y, i, h2, [&](int j, const Near<V>* near) {
           V rho_j = V::load(rho_all + j), sx_j = V::load(sx_all + j), sy_j = V::load(sy_all + j);
           for (int s = 0; s < C; ++s) {
             const Near<V>& q = near[s];
-            pairs[s] += lane_count(q.in);
+            pairs += lane_count(q.in);
             V w, g;
             k.poly6_and_grad_lanes(select(q.in, V(k.h2) - q.r2), &w, &g);
             const V gx = g * q.dx, gy = g * q.dy;  // grad W_ij; grad W_ji = -grad W_ij
@@ -513,7 +534,6 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
           rho_all[i + s] += sum(rho_i[s]);
           sx_all[i + s] += sum(sx_i[s]);
           sy_all[i + s] += sum(sy_i[s]);
-          found[i + s] = static_cast<float>(pairs[s]);
         }
       };
       for (int i = begin; i < end;) {
@@ -525,6 +545,8 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
           ++i;
         }
       }
+      const auto band = std::lower_bound(bands_.begin(), bands_.end(), begin) - bands_.begin();
+      band_pairs_[static_cast<size_t>(band)] = pairs;
     });
   });
   // Müller 2003: the equation of state, per particle as its density is known.
@@ -547,9 +569,6 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
     pr_out[i] = pr;
     pr_rho_out[i] = pr * inv_rho[i];  // for the pressure force's pair terms
   };
-  float* const wall_gx = wall_gx_.data();
-  float* const wall_gy = wall_gy_.data();
-  float* const wall_lap = wall_lap_.data();
   const float m = P.mass, w0 = K.poly6(0.0f);
   parallel(n, [&](int begin, int end) {
     // Every particle as if no wall were near, in a loop without calls or
@@ -566,20 +585,11 @@ void World::muller_density(const Away& away_from_walls, const WallTerms& wall_te
       const float density = mass * (sums[i] + self);
       density_to(i, density);
       normal_to(i, sx[i], sy[i]);
-      wall_gx[i] = wall_gy[i] = wall_lap[i] = 0.0f;
       pressure_to(i, density);
     }
     const auto surface_to = set_surface;  // bytes: a loop of their own vectorises
     for (int i = begin; i < end; ++i) surface_to(i);
-    // Which particles are near a wall, as bytes in a loop that vectorises
-    // too, so that the loop over them tests a byte instead of the four
-    // distances (callgrind, 4 000 particles: 8 instructions a particle for
-    // both loops, against about 25 for the one loop of scalar tests).
-    const auto away = away_from_walls;
-    const float* const xs = x;  // byte stores could alias the captured pointers
-    const float* const ys = y;
-    uint8_t* const near = near_wall_.data();
-    for (int i = begin; i < end; ++i) near[i] = !away(xs[i], ys[i]);
+    const uint8_t* const near = near_wall_.data();
     for (int i = begin; i < end; ++i) {
       if (!near[i]) continue;
       const float density = rho[i] + wall_terms(i);
@@ -879,19 +889,15 @@ void World::compute_forces(float dt) {
     });
   });
   // The terms of each particle alone, once its pair sums are complete: loops
-  // without calls or branches that the compiler vectorises (gravity and the
-  // wall's pressure; the colour field's force, as a select), then pointers
-  // and wall friction only where they apply. Each particle's terms are
-  // added in the same order as in one loop, so the same bits.
+  // without calls or branches that the compiler vectorises (gravity; the
+  // colour field's force, as a select), then pointers and the walls only
+  // where they apply.
   // The colour sums' factors (the pair loop above leaves them out).
   const float self_lap = m * K.poly6_laplacian(0.0f);
   const float colour_grad = m * K.poly6_grad_c, colour_lap = 3.0f * m * K.poly6_lap_c;
-  const float* const wgx_all = wall_gx_.data();
-  const float* const wgy_all = wall_gy_.data();
-  const float* const wlap_all = wall_lap_.data();
+  const bool wall_friction = wall_mu > 0.0f && gravity_len > 0.0f;
   parallel(n, [&](int begin, int end) {
     const float* const rho_in = rho;
-    const float* const pr_in = pr;
     float* const n_x = cx;
     float* const n_y = cy;
     const float* const clap_in = clap;
@@ -899,15 +905,10 @@ void World::compute_forces(float dt) {
     float* const ay_out = ay;
     const float grav_x = gx, grav_y = gy, lap0 = self_lap, sig = sigma, threshold = thresh;
     const float grad_c = colour_grad, lap_c = colour_lap;
-    const bool with_pressure = pressure;
     TIDEPOOL_IVDEP
     for (int i = begin; i < end; ++i) {
-      const float rhoi = rho_in[i];
-      // The wall as mirrored fluid at the particle's own pressure (Akinci
-      // et al. 2012): -(p_i / rho_i^2) grad rho_b.
-      const float pi_rho2 = with_pressure ? pr_in[i] / (rhoi * rhoi) : 0.0f;
-      ax_out[i] = grav_x + ax_out[i] - pi_rho2 * wgx_all[i];
-      ay_out[i] = grav_y + ay_out[i] - pi_rho2 * wgy_all[i];
+      ax_out[i] = grav_x + ax_out[i];
+      ay_out[i] = grav_y + ay_out[i];
     }
     if (colour) {
       TIDEPOOL_IVDEP
@@ -944,34 +945,49 @@ void World::compute_forces(float dt) {
         ay[i] += rate * (f.velocity.y - vy[i]);
       }
     }
-    // Wall viscosity: eq. 14 against wall "particles" at rest,
-    // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
-    // on the tangential velocity only (the normal one is the pressure's
-    // job), and only on walls the fluid rests on (weighted by how much the
-    // wall faces up against gravity): it plays the part of the bed
-    // friction that slows a real surge, without gluing a film of fluid to
-    // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
-    // strength is stable. Only particles within h of a wall have a wall
-    // gradient: the others compute it too and discard it (selects, not
-    // branches, in a loop the compiler vectorises; as a loop of branches it
-    // cost 12 instructions a particle, callgrind).
-    if (wall_mu <= 0.0f || gravity_len <= 0.0f) return;
-    const float* const vx_in = vx;
-    const float* const vy_in = vy;
-    const float g_x = gx, g_y = gy, g_len = gravity_len, mu_w = wall_mu, step = dt;
-    TIDEPOOL_IVDEP
+    if (!pressure && !wall_friction) return;
+    // The walls, on the particles within h of one (the density pass's
+    // flags): their gradient grad rho_b and viscosity sum Psi are DFSPH's
+    // stored ones, or for Müller found again (wall_density), which costs
+    // less than keeping three arrays of mostly zeros.
+    const uint8_t* const near = near_wall_.data();
     for (int i = begin; i < end; ++i) {
-      const float wgx = wgx_all[i], wgy = wgy_all[i];
+      if (!near[i]) continue;
+      float wgx, wgy, wlap;
+      if (cubic) {
+        wgx = wall_gx_[i];
+        wgy = wall_gy_[i];
+        wlap = wall_lap_[i];
+      } else {
+        float wr;
+        wall_density(x[i], y[i], &wr, &wgx, &wgy, &wlap);
+      }
+      const float rhoi = rho[i];
+      if (pressure) {
+        // The wall as mirrored fluid at the particle's own pressure
+        // (Akinci et al. 2012): -(p_i / rho_i^2) grad rho_b.
+        const float pi_rho2 = pr[i] / (rhoi * rhoi);
+        ax[i] -= pi_rho2 * wgx;
+        ay[i] -= pi_rho2 * wgy;
+      }
+      // Wall viscosity: eq. 14 against wall "particles" at rest,
+      // mu_w / rho_i sum_b rho0 V_b (0 - v_i) lap W_ib = -(mu_w / rho_i) rho0 Psi v_i,
+      // on the tangential velocity only (the normal one is the pressure's
+      // job), and only on walls the fluid rests on (weighted by how much
+      // the wall faces up against gravity): it plays the part of the bed
+      // friction that slows a real surge, without gluing a film of fluid to
+      // vertical walls. Integrated implicitly, v_t / (1 + rate dt), so any
+      // strength is stable.
       const float g2 = wgx * wgx + wgy * wgy;
+      if (!wall_friction || !(g2 > 0.0f)) continue;
       // The wall gradient points into the wall: facing = -g_hat . n_hat.
-      const float facing = (g_x * wgx + g_y * wgy) / (g_len * std::sqrt(g2));
-      const float vxi = vx_in[i], vyi = vy_in[i];
-      const float vn = (vxi * wgx + vyi * wgy) / g2;
-      const float rate = facing * mu_w * wlap_all[i] / rho_in[i];
-      const float damp = rate / (1.0f + rate * step);  // implicit Euler
-      const bool on = g2 > 0.0f && facing > 0.0f;
-      ax_out[i] = on ? ax_out[i] - damp * (vxi - vn * wgx) : ax_out[i];
-      ay_out[i] = on ? ay_out[i] - damp * (vyi - vn * wgy) : ay_out[i];
+      const float facing = (gx * wgx + gy * wgy) / (gravity_len * std::sqrt(g2));
+      if (!(facing > 0.0f)) continue;
+      const float vn = (vx[i] * wgx + vy[i] * wgy) / g2;
+      const float rate = facing * wall_mu * wlap / rhoi;
+      const float damp = rate / (1.0f + rate * dt);  // implicit Euler
+      ax[i] -= damp * (vx[i] - vn * wgx);
+      ay[i] -= damp * (vy[i] - vn * wgy);
     }
   });
 }
@@ -1106,7 +1122,9 @@ void World::compute_stats(FrameStats& st) const {
   const float rho0 = params_.rest_density;
   double err_sum = 0.0, nb_sum = 0.0, ke = 0.0;
   float err_max = 0.0f, v2max = 0.0f;
-  const bool have_nb = neighbours_.size() == static_cast<size_t>(n);
+  // DFSPH counts each particle's neighbours; Müller's pass each pair once.
+  const bool muller = params_.solver == Solver::Muller2003;
+  const bool have_nb = muller ? !band_pairs_.empty() : neighbours_.size() == static_cast<size_t>(n);
   for (int i = 0; i < n; ++i) {
     const float e = std::fabs(p.density[i] / rho0 - 1.0f);
     err_sum += e;
@@ -1114,14 +1132,16 @@ void World::compute_stats(FrameStats& st) const {
     const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
     v2max = std::max(v2max, v2);
     ke += 0.5 * params_.mass * v2;
-    if (have_nb) nb_sum += neighbours_[i];
+    if (have_nb && !muller) nb_sum += neighbours_[i];
   }
   st.max_density_error = err_max;
   st.mean_density_error = n ? static_cast<float>(err_sum / n) : 0.0f;
   st.max_speed = std::sqrt(v2max);
   st.kinetic_energy = ke;
-  // Müller's pass counts each pair once, at its first particle.
-  if (params_.solver == Solver::Muller2003) nb_sum *= 2.0;
+  if (muller && have_nb) {
+    for (int pairs : band_pairs_) nb_sum += pairs;
+    nb_sum *= 2.0;
+  }
   st.mean_neighbours = n && have_nb ? static_cast<float>(nb_sum / n) : 0.0f;
 }
 

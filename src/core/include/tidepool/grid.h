@@ -8,8 +8,8 @@
 // than sqrt(3)/2 h to the side. That is 5.06 h^2 of candidates, against the
 // 6.25 h^2 of a 5x5 block of square half-h cells and the 9 h^2 of a 3x3
 // block of h-wide ones. Points are binned by a counting sort (Green 2008,
-// "Particle Simulation using CUDA"): after build() the caller reorders its
-// arrays by order(), and each cell's points are then one contiguous range.
+// "Particle Simulation using CUDA"): the caller reorders its arrays by
+// order(), and each cell's points are then one contiguous range.
 // Row-major cells make a row's run of cells one contiguous range too, so a
 // neighbour query is five index ranges.
 #pragma once
@@ -43,20 +43,29 @@ class Grid {
   // as wide as a query reaches, so queries never test bounds. When the box
   // would need more than ~16n + 16384 cells they grow (still correct, only
   // slower). order()[k] is the index of the point that goes to sorted
-  // position k.
+  // position k. For callers that do not reorder their own arrays (tests):
+  // build() bins the sorted points too (bin() below).
   void build(const float* x, const float* y, int n, float radius);
 
   // build() in steps, for a caller that runs the per-point ones in
   // parallel (any split gives the same grid): the bounding box of points
   // [begin, end), merged over the splits; shape() sizes the cells for n
   // points in that box; bin() finds the cells of points [begin, end); sort()
-  // counts and orders them (serial).
+  // counts and orders them (serial). Then the caller reorders its arrays by
+  // order() and bins the sorted points again, which the queries read: one
+  // array of cells serves both (4 bytes a point fewer than a second array,
+  // for a vectorised pass).
   struct Bounds {
     float xmin, xmax, ymin, ymax;
     Bounds merge(const Bounds& o) const;
   };
   static Bounds bounds(const float* x, const float* y, int begin, int end);
   void shape(int n, float radius, const Bounds& box);
+  // Room for the cells of n points in any box within `box` (a container the
+  // points stay in), so that the cells never outgrow it: the cell starts
+  // are most of the grid's memory, and growing as the points spread would
+  // leave up to a quarter of slack (sort()).
+  void reserve(int n, float radius, const Bounds& box);
   void bin(const float* x, const float* y, int begin, int end);
   void sort();
 
@@ -66,7 +75,7 @@ class Grid {
   // that hold every point within the radius of the point at sorted position i.
   template <class F>
   TIDEPOOL_INLINE void for_each_range(int i, F&& f) const {
-    const int c = sorted_cell_[i];
+    const int c = cell_[i];
     block_rows(c, c, -kRows, f);
   }
 
@@ -86,7 +95,7 @@ class Grid {
   // is never followed by one in the next row's first column: the empty
   // rings lie between.
   TIDEPOOL_INLINE bool shares_ranges_with_next(int i, int end) const {
-    return i + 1 < end && sorted_cell_[i + 1] - sorted_cell_[i] <= kPairColumns;
+    return i + 1 < end && cell_[i + 1] - cell_[i] <= kPairColumns;
   }
 
   // The forward ranges of the consecutive sorted points first .. last (one
@@ -95,7 +104,7 @@ class Grid {
   // last's.
   template <class F>
   TIDEPOOL_INLINE void for_each_forward_range(int first, int last, F&& f) const {
-    const int c0 = sorted_cell_[first], c1 = sorted_cell_[last];
+    const int c0 = cell_[first], c1 = cell_[last];
     const int end0 = start_[c1 + kReach[0] + 1];
     if (first + 1 < end0) f(first + 1, end0);
     // The rows above, unrolled: the forward passes (Müller's) then keep
@@ -129,9 +138,7 @@ class Grid {
   }
 
   size_t bytes() const {
-    return (start_.capacity() + order_.capacity() + cell_index_.capacity() +
-            sorted_cell_.capacity()) *
-           sizeof(int);
+    return (start_.capacity() + order_.capacity() + cell_.capacity()) * sizeof(int);
   }
 
  private:
@@ -149,6 +156,12 @@ class Grid {
   // (shares_ranges_with_next): half a radius.
   static constexpr int kPairColumns = kColumns / 2;
   static_assert(kPairColumns <= 2 * kReach[0], "two rows' cells are 2 kReach[0] + 1 apart or more");
+
+  struct Shape {
+    float cw, ch;  // cell width and height
+    int nx, ny;    // cells across and up, the empty rings included
+  };
+  static Shape shape_for(int n, float radius, const Bounds& box);
 
   // The cell of a point (clamped into the grid, inside the empty rings), the
   // grid's fields passed in: bin() keeps them in locals.
@@ -186,11 +199,11 @@ class Grid {
   float x0_ = 0.0f, y0_ = 0.0f, inv_w_ = 1.0f, inv_h_ = 1.0f;
   std::vector<int> start_;       // nx*ny + 1 prefix sums
   std::vector<int> order_;       // sorted position -> original index
-  std::vector<int> cell_index_;  // per original point
-  // Per sorted point: its cell, so that a query by sorted index costs two
-  // loads instead of cell_of's arithmetic and clamping (about 40 of the
-  // ~400 instructions a particle costs a pair pass, callgrind).
-  std::vector<int> sorted_cell_;
+  // Per point, its cell: by original index for sort(), then by sorted index
+  // (the caller's second bin()), so that a query costs two loads instead of
+  // cell_of's arithmetic and clamping (about 40 of the ~400 instructions a
+  // particle costs a pair pass, callgrind).
+  std::vector<int> cell_;
 };
 
 }  // namespace tidepool

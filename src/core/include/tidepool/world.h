@@ -134,7 +134,11 @@ struct Particles {
   std::vector<uint8_t> surface; // 1 where the colour-field |n| exceeds the threshold
 
   int size() const { return static_cast<int>(x.size()); }
+  std::array<std::vector<float>*, 12> floats() {
+    return {&x, &y, &vx, &vy, &ax, &ay, &density, &pressure, &aux0, &aux1, &x_prev, &y_prev};
+  }
   void resize(int n);
+  void reserve(int n);
   // Keeps entries with keep[i] != 0, in order; returns how many were removed.
   int compact(const std::vector<uint8_t>& keep);
 };
@@ -158,6 +162,9 @@ class World {
   // position/velocity is not finite.
   int add_particle(glm::vec2 position, glm::vec2 velocity = glm::vec2(0.0f));
   void clear_particles();
+  // Room for n particles in the particle arrays (they grow by doubling as
+  // particles are added one at a time).
+  void reserve(int n) { particles_.reserve(n); }
   int count() const { return particles_.size(); }
   const Particles& particles() const { return particles_; }
 
@@ -218,10 +225,9 @@ class World {
   // Stages (world.cpp, dfsph.cpp, boundary.cpp).
   void sort_and_bin();
   void compute_density();
-  template <class Away, class WallTerms, class SetDensity, class SetNormal, class SetSurface>
-  void muller_density(const Away& away_from_walls, const WallTerms& wall_terms,
-                      const SetDensity& set_density, const SetNormal& set_normal,
-                      const SetSurface& set_surface);
+  template <class WallTerms, class SetDensity, class SetNormal, class SetSurface>
+  void muller_density(const WallTerms& wall_terms, const SetDensity& set_density,
+                      const SetNormal& set_normal, const SetSurface& set_surface);
   template <class Finish>
   void dfsph_density(const Finish& finish);
   bool cohesion_on() const;
@@ -338,7 +344,8 @@ class World {
   mutable std::vector<std::pair<double, double>> block_sum_max_;  // dfsph_predict's
   mutable std::vector<Grid::Bounds> block_bounds_;  // and sort_and_bin's
   int lanes_ = simd_width();
-  std::vector<float> neighbours_;  // DFSPH: per particle, self excluded; Müller: forward pairs
+  std::vector<float> neighbours_;  // DFSPH: per particle, self excluded
+  std::vector<int> band_pairs_;    // Müller: pairs per band of the density pass
   std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
   std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
   // Surface normals: Akinci 2013's from the density pass; the colour
