@@ -433,7 +433,14 @@ void World::compute_density() {
   if (flag_obstacles) near_obstacle_.resize(static_cast<size_t>(n));
   auto wall_terms = [&](int i) {
     float wr = 0.0f, gx = 0.0f, gy = 0.0f, lap = 0.0f;
-    const bool near_obstacle = near_wall_[i] && wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
+    bool near_obstacle = false;
+    if (near_wall_[i]) {
+      near_obstacle = wall_density(x[i], y[i], &wr, &gx, &gy, &lap);
+      // The flag narrowed to the particles a wall or an obstacle reaches
+      // (with obstacles the box test flags every particle), for the forces
+      // pass's wall terms.
+      near_wall_[i] = gx != 0.0f || gy != 0.0f || lap != 0.0f;
+    }
     if (flag_obstacles) near_obstacle_[i] = near_obstacle;
     if (dfsph) {
       wall_gx_[i] = gx;
