@@ -364,8 +364,30 @@ void World::sort_and_bin() {
   });
   for (int f = 0; f < kMoved; ++f) moved[f]->swap(*spare[f]);
   p.id.swap(tmp_id_);
-  // The grid's queries read the cells of the sorted particles.
-  parallel(n, [&](int begin, int end) { grid_.bin(p.x.data(), p.y.data(), begin, end); });
+  // From the sorted positions, in one parallel loop: the cells, which the
+  // grid's queries read, and which particles are near a wall, for the
+  // density pass: wall_density adds a wall only within h of it (the same
+  // d >= h tests), and any particle may be near an obstacle. As bytes, with
+  // `&` for `&&`, in a loop that vectorises: the loops over them test a
+  // byte instead of the four distances (callgrind, 4 000 particles: 8
+  // instructions a particle for Müller's loops, against about 25 for one
+  // loop of scalar tests).
+  const float h = params_.h, x0 = box_.min.x, x1 = box_.max.x, y0 = box_.min.y, y1 = box_.max.y;
+  const bool obstacles = !obstacles_.empty();
+  near_wall_.resize(static_cast<size_t>(n));
+  auto away = [=](float xi, float yi) {
+    return !obstacles & (xi - x0 >= h) & (x1 - xi >= h) & (yi - y0 >= h) & (y1 - yi >= h);
+  };
+  parallel(n, [&](int begin, int end) {
+    // Copies in locals: the byte stores could alias anything the loop
+    // reached through a pointer, which would reload it every particle.
+    const auto away_from_walls = away;
+    const float* const xs = p.x.data();
+    const float* const ys = p.y.data();
+    grid_.bin(xs, ys, begin, end);
+    uint8_t* const near = near_wall_.data();
+    for (int i = begin; i < end; ++i) near[i] = !away_from_walls(xs[i], ys[i]);
+  });
 }
 
 void World::compute_density() {
@@ -381,7 +403,6 @@ void World::compute_density() {
   if (dfsph) {
     for (auto* v : {&neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &factor_}) v->resize(static_cast<size_t>(n));
   }
-  near_wall_.resize(static_cast<size_t>(n));
   inv_rho_.resize(static_cast<size_t>(n));
   const float* x = p.x.data();
   const float* y = p.y.data();
@@ -404,27 +425,9 @@ void World::compute_density() {
   // term and the surface flag (|n| / h is the colour-field gradient |grad c|
   // of Müller eq. 15-16), and saves a pass over the pairs.
   //
-  // wall_density adds a wall only within h of it: a particle farther from
-  // all four (most of them), with no obstacles, gets zeros without the
-  // lookup (the same d >= h tests as wall_density's, so the same results).
-  // By value, and `&` for `&&`: copied into a loop, the test keeps its
-  // bounds in registers, does not branch on each of them, and vectorises.
-  const float x0 = box_.min.x, x1 = box_.max.x, y0 = box_.min.y, y1 = box_.max.y;
+  // The wall terms only for the particles sort_and_bin flagged near a wall
+  // (near_wall_); the others get zeros without the lookup.
   const bool obstacles = !obstacles_.empty();
-  auto away_from_walls = [=](float xi, float yi) {
-    return !obstacles & (xi - x0 >= h) & (x1 - xi >= h) & (yi - y0 >= h) & (y1 - yi >= h);
-  };
-  // Which particles are near a wall, as bytes in a loop that vectorises, so
-  // that the loops over them test a byte instead of the four distances
-  // (callgrind, 4 000 particles: 8 instructions a particle for Müller's
-  // loops, against about 25 for one loop of scalar tests).
-  parallel(n, [&](int begin, int end) {
-    const auto away = away_from_walls;
-    const float* const xs = x;  // byte stores could alias the captured pointers
-    const float* const ys = y;
-    uint8_t* const near = near_wall_.data();
-    for (int i = begin; i < end; ++i) near[i] = !away(xs[i], ys[i]);
-  });
   // What the pass leaves per particle, once its sums are complete, in
   // pieces: Müller's pass runs them over whole blocks (muller_density).
   // DFSPH's prediction of the obstacles' contacts needs the particles near

@@ -396,7 +396,9 @@ class World {
   std::vector<ListBlock> list_blocks_;
   std::vector<int> list_end_;  // per particle: end of its list in its block's buffer
   std::vector<uint8_t> keep_;
-  std::vector<uint8_t> near_wall_;  // Müller's density pass: 1 within h of a wall, or obstacles
+  // 1 within h of a wall, or any obstacles (sort_and_bin); the density pass
+  // keeps it only where a wall or an obstacle reaches.
+  std::vector<uint8_t> near_wall_;
   std::vector<float> wall_phi_, wall_line_, wall_visc_;  // Phi(d), dPhi/dd, Psi(d) (boundary.cpp)
   float max_accel_ = 0.0f;                   // largest |a| of the last substep
   double time_ = 0.0;
