@@ -179,9 +179,9 @@ struct Capacity {
   int particles = 0;
   double median_ms = 0.0, height_ratio = 0.0;
   // Memory at its peak: the largest bytes_per_particle() of the run's
-  // frames. The rows' B/part is the window's, early in the dam break; the
-  // grid grows with the splash's bounding box (its cell starts, about
-  // 5 bytes a particle per cell a particle), to its largest near t = 0.85 s.
+  // frames. The rows' B/part is the window's, early in the dam break; what
+  // grows after it is DFSPH's neighbour lists in the densest spots (the
+  // grid reserves the tank's cells from the first step).
   size_t peak_bytes = 0;
 };
 

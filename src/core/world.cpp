@@ -902,8 +902,8 @@ void World::compute_forces(float dt) {
   // without calls or branches that the compiler vectorises (gravity; the
   // colour field's force, as a select), then pointers and the walls only
   // where they apply.
-  // The colour sums' factors (the pair loop above leaves them out).
   const float self_lap = m * K.poly6_laplacian(0.0f);
+  // The colour sums' factors (the pair loop above leaves them out).
   const float colour_grad = m * K.poly6_grad_c, colour_lap = 3.0f * m * K.poly6_lap_c;
   const bool wall_friction = wall_mu > 0.0f && gravity_len > 0.0f;
   parallel(n, [&](int begin, int end) {
@@ -1179,10 +1179,9 @@ size_t World::bytes_per_particle() const {
   const Particles& p = particles_;
   if (p.size() == 0) return 0;
   size_t bytes = 0;
-  for (const auto* v : {&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.aux0,
-                        &p.aux1, &p.x_prev, &p.y_prev, &neighbours_, &wall_gx_,
-                        &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_, &rho_adv_, &vx_end_, &vy_end_,
-                        &inv_rho_, &pressure_rho_, &colour_lap_})
+  for (const auto* v : p.floats()) bytes += v->capacity() * sizeof(float);
+  for (const auto* v : {&neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_,
+                        &rho_adv_, &vx_end_, &vy_end_, &inv_rho_, &pressure_rho_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity() + near_obstacle_.capacity();

@@ -134,9 +134,14 @@ struct Particles {
   std::vector<uint8_t> surface; // 1 where the colour-field |n| exceeds the threshold
 
   int size() const { return static_cast<int>(x.size()); }
-  std::array<std::vector<float>*, 12> floats() {
-    return {&x, &y, &vx, &vy, &ax, &ay, &density, &pressure, &aux0, &aux1, &x_prev, &y_prev};
+  // Every float field, for the loops over all of them (writable or not).
+  template <class P>
+  static auto floats_of(P& p) {
+    return std::array{&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure,
+                      &p.aux0, &p.aux1, &p.x_prev, &p.y_prev};
   }
+  auto floats() { return floats_of(*this); }
+  auto floats() const { return floats_of(*this); }
   void resize(int n);
   void reserve(int n);
   // Keeps entries with keep[i] != 0, in order; returns how many were removed.
