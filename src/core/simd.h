@@ -291,8 +291,13 @@ struct F8 {
   F8(__m256 x) : v(x) {}               // NOLINT
   F8(float s) : v(_mm256_set1_ps(s)) {}  // NOLINT
   static F8 load(const float* p) { return _mm256_loadu_ps(p); }
+  // Eight loads, not vgatherdps: on this machine's AMD Zen 3 the gather
+  // instruction is slow enough that DFSPH's step, whose solves gather
+  // three values a list entry, ran 1.29x faster without it (same state,
+  // builds alternated step by step; docs/performance.md).
   static F8 gather(const float* base, const int* index) {
-    return _mm256_i32gather_ps(base, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(index)), 4);
+    return _mm256_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]],
+                          base[index[4]], base[index[5]], base[index[6]], base[index[7]]);
   }
   static Mask lanes(int first, int begin, int end) {
     const __m256i k = _mm256_add_epi32(_mm256_set1_epi32(first), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
