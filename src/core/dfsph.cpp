@@ -90,9 +90,23 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
   // skips particles with less than half a neighbourhood.
   const float min_neighbours = 0.5f * (kPi * h2 * rho0 / m - 1.0f);
   rho_adv_.resize(static_cast<size_t>(n));
-  const float* vx = p.vx.data();
-  const float* vy = p.vy.data();
-  if (!divergence) {
+  // The velocities the pair loop gathers, as (vx, vy) pairs: one load
+  // brings both of a neighbour's (gather_pairs), where two separate arrays
+  // took two gathers; the loop that fills them is the one the density
+  // solve needs anyway (below), a copy for the divergence solve.
+  v_pred_.resize(2 * static_cast<size_t>(n));
+  float* const v_pred = v_pred_.data();
+  if (divergence) {
+    parallel(n, [&](int begin, int end) {
+      const float *u = p.vx.data(), *v = p.vy.data();
+      float* const out = v_pred;
+      TIDEPOOL_IVDEP
+      for (int i = begin; i < end; ++i) {
+        out[2 * i] = u[i];
+        out[2 * i + 1] = v[i];
+      }
+    });
+  } else {
     // The density solve predicts where the step leaves each particle, so it
     // moves it as integrate() and collide() will: to x + dt v, then out of
     // the obstacles and back inside the container's contact box. Bender &
@@ -107,13 +121,11 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
     // caught them. Obstacles are tested only for the particles within h of
     // one at the step's start (obstacle_contacts_): at the default CFL
     // factor a step moves a particle less than h/2.
-    vx_end_.resize(static_cast<size_t>(n));
-    vy_end_.resize(static_cast<size_t>(n));
     const Box b = contact_box();
     parallel(n, [&](int begin, int end) {
       // Raw pointers to distinct arrays (ivdep): a loop that vectorises.
       const float *x = p.x.data(), *y = p.y.data(), *u = p.vx.data(), *v = p.vy.data();
-      float *u_end = vx_end_.data(), *v_end = vy_end_.data();
+      float* const out = v_pred;
       const float x0 = b.min.x, x1 = b.max.x, y0 = b.min.y, y1 = b.max.y;
       const float e = params_.restitution, step = dt, inv_step = 1.0f / dt;
       TIDEPOOL_IVDEP
@@ -121,8 +133,8 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
         const float xs = x[i] + step * u[i], ys = y[i] + step * v[i];
         const float xk = keep_inside(xs, x0, x1, e), yk = keep_inside(ys, y0, y1, e);
         // Bit for bit v where the container does nothing.
-        u_end[i] = xk == xs ? u[i] : (xk - x[i]) * inv_step;
-        v_end[i] = yk == ys ? v[i] : (yk - y[i]) * inv_step;
+        out[2 * i] = xk == xs ? u[i] : (xk - x[i]) * inv_step;
+        out[2 * i + 1] = yk == ys ? v[i] : (yk - y[i]) * inv_step;
       }
     });
     if (!obstacle_contacts_.empty()) {
@@ -137,23 +149,23 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
           for (const Obstacle& o : obstacles_) hit = push_out(o, from, radius, e, &pos, &normal) || hit;
           if (!hit) continue;  // the container's answer above stands
           // Obstacles first, then the container, as in collide().
-          vx_end_[i] = (keep_inside(pos.x, b.min.x, b.max.x, e) - from.x) / dt;
-          vy_end_[i] = (keep_inside(pos.y, b.min.y, b.max.y, e) - from.y) / dt;
+          v_pred[2 * i] = (keep_inside(pos.x, b.min.x, b.max.x, e) - from.x) / dt;
+          v_pred[2 * i + 1] = (keep_inside(pos.y, b.min.y, b.max.y, e) - from.y) / dt;
         }
       });
     }
-    vx = vx_end_.data();
-    vy = vy_end_.data();
   }
   with_lanes(lanes_, n, [&](auto lanes) {
     using V = decltype(lanes);
     parallel(n, [&](int begin, int end) {
       for_each_list(begin, end, [&](int i, const List& l) {
         // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
-        const float vxi = vx[i], vyi = vy[i];
+        const float vxi = v_pred[2 * i], vyi = v_pred[2 * i + 1];
         V acc(0.0f);
         for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
-          const V dvx = V(vxi) - V::gather(vx, l.j + k), dvy = V(vyi) - V::gather(vy, l.j + k);
+          V vxj, vyj;
+          V::gather_pairs(v_pred, l.j + k, &vxj, &vyj);
+          const V dvx = V(vxi) - vxj, dvy = V(vyi) - vyj;
           acc += select(in, dvx * V::load(l.gx + k) + dvy * V::load(l.gy + k));
         });
         const float rate = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);

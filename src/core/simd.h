@@ -51,6 +51,12 @@ struct F1 {
   F1(float s) : v(s) {}  // NOLINT: broadcast, as for F4
   static F1 load(const float* p) { return F1(*p); }
   static F1 gather(const float* base, const int* index) { return F1(base[*index]); }
+  // From interleaved pairs (a0, b0, a1, b1, ...): a = a[index], b = b[index]
+  // for each lane, one load of both values per lane (DFSPH's velocities).
+  static void gather_pairs(const float* pairs, const int* index, F1* a, F1* b) {
+    *a = pairs[2 * index[0]];
+    *b = pairs[2 * index[0] + 1];
+  }
   // Lane k is on when begin <= first + k < end.
   static Mask lanes(int first, int begin, int end) { return first >= begin && first < end; }
   // Lanes 0 .. count - 1 on (a group that starts inside its range).
@@ -114,6 +120,17 @@ struct F4 {
   // No gather instruction before AVX2: four loads.
   static F4 gather(const float* base, const int* index) {
     return _mm_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]]);
+  }
+  // Two pairs a register (movlps/movhps), then the a's and b's apart.
+  static void gather_pairs(const float* pairs, const int* index, F4* a, F4* b) {
+    const __m128 lo = pair_lanes(pairs, index[0], index[1]), hi = pair_lanes(pairs, index[2], index[3]);
+    a->v = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    b->v = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+  }
+  // (a_i, b_i, a_k, b_k).
+  static __m128 pair_lanes(const float* pairs, int i, int k) {
+    const __m128 first = _mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(pairs + 2 * i));
+    return _mm_loadh_pi(first, reinterpret_cast<const __m64*>(pairs + 2 * k));
   }
   static Mask lanes(int first, int begin, int end) {
     const __m128i k = _mm_add_epi32(_mm_set1_epi32(first), _mm_set_epi32(3, 2, 1, 0));
@@ -209,6 +226,13 @@ struct F4 {
   static F4 gather(const float* base, const int* index) {
     return wasm_f32x4_make(base[index[0]], base[index[1]], base[index[2]], base[index[3]]);
   }
+  // Two pairs a register (64-bit lane loads), then the a's and b's apart.
+  static void gather_pairs(const float* pairs, const int* index, F4* a, F4* b) {
+    const v128_t lo = wasm_v128_load64_lane(pairs + 2 * index[1], wasm_v128_load64_zero(pairs + 2 * index[0]), 1);
+    const v128_t hi = wasm_v128_load64_lane(pairs + 2 * index[3], wasm_v128_load64_zero(pairs + 2 * index[2]), 1);
+    a->v = wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6);
+    b->v = wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7);
+  }
   static Mask lanes(int first, int begin, int end) {
     const v128_t k = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 1, 2, 3));
     return {wasm_v128_and(wasm_i32x4_ge(k, wasm_i32x4_splat(begin)),
@@ -298,6 +322,16 @@ struct F8 {
   static F8 gather(const float* base, const int* index) {
     return _mm256_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]],
                           base[index[4]], base[index[5]], base[index[6]], base[index[7]]);
+  }
+  // As F4's: lanes 0-1 and 4-5 in one register, 2-3 and 6-7 in the other,
+  // so that one in-lane shuffle each puts the a's and b's in order.
+  static void gather_pairs(const float* pairs, const int* index, F8* a, F8* b) {
+    const __m256 lo = _mm256_set_m128(F4::pair_lanes(pairs, index[4], index[5]),
+                                      F4::pair_lanes(pairs, index[0], index[1]));
+    const __m256 hi = _mm256_set_m128(F4::pair_lanes(pairs, index[6], index[7]),
+                                      F4::pair_lanes(pairs, index[2], index[3]));
+    a->v = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    b->v = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
   }
   static Mask lanes(int first, int begin, int end) {
     const __m256i k = _mm256_add_epi32(_mm256_set1_epi32(first), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));

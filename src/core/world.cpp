@@ -1181,7 +1181,7 @@ size_t World::bytes_per_particle() const {
   size_t bytes = 0;
   for (const auto* v : p.floats()) bytes += v->capacity() * sizeof(float);
   for (const auto* v : {&neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_,
-                        &rho_adv_, &vx_end_, &vy_end_, &inv_rho_, &pressure_rho_, &colour_lap_})
+                        &rho_adv_, &v_pred_, &inv_rho_, &pressure_rho_, &colour_lap_})
     bytes += v->capacity() * sizeof(float);
   bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
   bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity() + near_obstacle_.capacity();

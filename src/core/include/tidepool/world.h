@@ -359,7 +359,9 @@ class World {
   std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
   std::vector<float> colour_lap_;                    // colour field's Laplacian (forces pass)
   std::vector<float> factor_, rho_adv_;  // DFSPH scratch
-  std::vector<float> vx_end_, vy_end_;  // DFSPH: velocities the contacts leave (dfsph_predict)
+  // DFSPH: the velocities dfsph_predict gathers, (vx, vy) pairs (after the
+  // contacts, in the density solve).
+  std::vector<float> v_pred_;
   std::vector<uint8_t> near_obstacle_;  // DFSPH's density pass: 1 within h of an obstacle
   std::vector<int> obstacle_contacts_;  // ... those particles, for dfsph_predict
   // DFSPH neighbour lists (dfsph.cpp), filled by the density pass: one
