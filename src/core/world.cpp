@@ -812,7 +812,11 @@ void World::compute_forces(float dt) {
           const V dvx = V::load(vx_all + j) - vxi, dvy = V::load(vy_all + j) - vyi;
           // Viscosity, mu m / (rho_i rho_j) lap W (v_j - v_i): eq. 14 over
           // rho_i, with lap W_visc = visc_lap_c (h - r) (eq. 22).
-          const V d = V(k_muller.h) - r;
+          // (h - r) is zero in the lanes outside the particle's reach, and
+          // so is every term it multiplies (every array holds finite
+          // values: contain()), so the viscosity and pressure forces need
+          // no mask of their own.
+          const V d = select(in, V(k_muller.h) - r);
           V dv_coef = visc_i * inv_rhoj * d;
           V inv_sum(0.0f);
           if constexpr (kXsph || kCohesion) inv_sum = V(1.0f) / (rho_i + V::load(rho_all + j));
@@ -825,7 +829,7 @@ void World::compute_forces(float dt) {
           // cohesion pull are singular at r = 0 (a coincident particle),
           // where the pair pushes nowhere.
           V inv_r(0.0f);
-          if constexpr (kPressure || kCohesion) inv_r = select(in & (r2 > V(0.0f)), V(1.0f) / r);
+          if constexpr (kPressure || kCohesion) inv_r = select(r2 > V(0.0f), V(1.0f) / r);
           if constexpr (kPressure) {
             const V prj = V::load(pr_rho_all + j);  // p_j / rho_j
             // Symmetric: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992). Müller
@@ -848,8 +852,10 @@ void World::compute_forces(float dt) {
             fx = fx - (pull * dx + k * (nxi - V::load(nx_all + j)));
             fy = fy - (pull * dy + k * (nyi - V::load(ny_all + j)));
           }
-          fx = select(in, fx);
-          fy = select(in, fy);
+          if constexpr (kXsph || kCohesion) {  // terms without (h - r)
+            fx = select(in, fx);
+            fy = select(in, fy);
+          }
           ax_i += fx;
           ay_i += fy;
           store(V::load(ax_all + j) - fx, ax_all + j);
@@ -863,8 +869,9 @@ void World::compute_forces(float dt) {
             // The sums leave out m and those constants, which the
             // per-particle end applies once: fewer multiplies and live
             // constants in the lane loop.
-            const V w_j = select(in, inv_rhoj), w_i = select(in, inv_rho_i);
-            const V q = V(radius2) - r2, q2 = q * q;
+            // q is zero outside the reach, and so is every term.
+            const V q = select(in, V(radius2) - r2), q2 = q * q;
+            const V w_j = inv_rhoj, w_i = inv_rho_i;
             const V lap = q2 - V(colour_lap_q) * q;
             const V gx_ij = q2 * dx, gy_ij = q2 * dy;
             lap_i += w_j * lap;
