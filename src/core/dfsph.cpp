@@ -64,8 +64,8 @@ void World::dfsph_apply_kappa(float dt) {
       for_each_list(begin, end, [&](int i, const List& l) {
         const float ki = k_rho[i];
         V ax(0.0f), ay(0.0f);
-        for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
-          const V s = select(in, V(ki) + V::gather(k_rho, l.j + k));
+        for_list<V>(l.begin, l.end, [&](int k) {
+          const V s = V(ki) + V::gather(k_rho, l.j + k);
           ax += s * V::load(l.gx + k);
           ay += s * V::load(l.gy + k);
         });
@@ -162,11 +162,11 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
         // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
         const float vxi = v_pred[2 * i], vyi = v_pred[2 * i + 1];
         V acc(0.0f);
-        for_list<V>(l.begin, l.end, [&](int k, typename V::Mask in) {
+        for_list<V>(l.begin, l.end, [&](int k) {
           V vxj, vyj;
           V::gather_pairs(v_pred, l.j + k, &vxj, &vyj);
           const V dvx = V(vxi) - vxj, dvy = V(vyi) - vyj;
-          acc += select(in, dvx * V::load(l.gx + k) + dvy * V::load(l.gy + k));
+          acc += dvx * V::load(l.gx + k) + dvy * V::load(l.gy + k);
         });
         const float rate = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);
         if (divergence) {

@@ -86,16 +86,14 @@ TIDEPOOL_INLINE void for_forward_pairs(const Grid& grid, int limit, const float*
 }
 
 // Walks entries [begin, end) of a neighbour list V::kWidth at a time:
-// f(k, in) for entries k .. k + kWidth - 1, `in` = those inside the range.
-// The list arrays must hold kListPad readable entries past their last pair.
-constexpr int kListPad = Lanes::kWidth - 1;
+// f(k) for entries k .. k + kWidth - 1. A list is padded to whole groups of
+// the widest lanes (kListGroup) with entries that add nothing (the particle
+// itself, a zero gradient), so no lane needs a mask.
+constexpr int kListGroup = Lanes::kWidth;
 template <class V, class F>
 inline void for_list(int begin, int end, F&& f) {
-  // The lanes' indices stepped in a register (V::Counter): building
-  // first_lanes(end - k) anew had cost 4 of the ~17 instructions of a lane
-  // group in the solves' passes (callgrind).
-  typename V::Counter lanes(begin, end);
-  for (int k = begin; k < end; k += V::kWidth, lanes.next()) f(k, lanes.in());
+  static_assert(kListGroup % V::kWidth == 0, "a list's padding must hold whole groups");
+  for (int k = begin; k < end; k += V::kWidth) f(k);
 }
 
 // Runs body(V{}) with the widest lane type the build has of at most `lanes`

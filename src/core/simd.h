@@ -63,15 +63,6 @@ struct F1 {
   static Mask first_lanes(int count) { return count > 0; }
   // Lanes k with first + k > index (the candidates after a particle).
   static Mask after(int first, int index) { return first > index; }
-  // The entries of a group walking [first, end) a group at a time: in()
-  // = the lanes before end, as first_lanes(end - k) for the group at k,
-  // with the lane indices kept in a register and stepped, not rebuilt.
-  struct Counter {
-    int lane, end;
-    Counter(int first, int last) : lane(first), end(last) {}
-    Mask in() const { return lane < end; }
-    void next() { ++lane; }
-  };
   friend F1 operator+(F1 a, F1 b) { return a.v + b.v; }
   friend F1 operator-(F1 a, F1 b) { return a.v - b.v; }
   friend F1 operator*(F1 a, F1 b) { return a.v * b.v; }
@@ -144,13 +135,6 @@ struct F4 {
   static Mask after(int first, int index) {
     return {_mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set_epi32(3, 2, 1, 0), _mm_set1_epi32(index - first)))};
   }
-  struct Counter {  // F1::Counter
-    __m128i lane, end;
-    Counter(int first, int last)
-        : lane(_mm_add_epi32(_mm_set1_epi32(first), _mm_set_epi32(3, 2, 1, 0))), end(_mm_set1_epi32(last)) {}
-    Mask in() const { return {_mm_castsi128_ps(_mm_cmpgt_epi32(end, lane))}; }
-    void next() { lane = _mm_add_epi32(lane, _mm_set1_epi32(kWidth)); }
-  };
   friend F4 operator+(F4 a, F4 b) { return _mm_add_ps(a.v, b.v); }
   friend F4 operator-(F4 a, F4 b) { return _mm_sub_ps(a.v, b.v); }
   friend F4 operator*(F4 a, F4 b) { return _mm_mul_ps(a.v, b.v); }
@@ -244,13 +228,6 @@ struct F4 {
   static Mask after(int first, int index) {
     return {wasm_i32x4_gt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(index - first))};
   }
-  struct Counter {  // F1::Counter
-    v128_t lane, end;
-    Counter(int first, int last)
-        : lane(wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 1, 2, 3))), end(wasm_i32x4_splat(last)) {}
-    Mask in() const { return {wasm_i32x4_gt(end, lane)}; }
-    void next() { lane = wasm_i32x4_add(lane, wasm_i32x4_splat(kWidth)); }
-  };
   friend F4 operator+(F4 a, F4 b) { return wasm_f32x4_add(a.v, b.v); }
   friend F4 operator-(F4 a, F4 b) { return wasm_f32x4_sub(a.v, b.v); }
   friend F4 operator*(F4 a, F4 b) { return wasm_f32x4_mul(a.v, b.v); }
@@ -347,14 +324,6 @@ struct F8 {
     return {_mm256_castsi256_ps(
         _mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(index - first)))};
   }
-  struct Counter {  // F1::Counter
-    __m256i lane, end;
-    Counter(int first, int last)
-        : lane(_mm256_add_epi32(_mm256_set1_epi32(first), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-          end(_mm256_set1_epi32(last)) {}
-    Mask in() const { return {_mm256_castsi256_ps(_mm256_cmpgt_epi32(end, lane))}; }
-    void next() { lane = _mm256_add_epi32(lane, _mm256_set1_epi32(kWidth)); }
-  };
   friend F8 operator+(F8 a, F8 b) { return _mm256_add_ps(a.v, b.v); }
   friend F8 operator-(F8 a, F8 b) { return _mm256_sub_ps(a.v, b.v); }
   friend F8 operator*(F8 a, F8 b) { return _mm256_mul_ps(a.v, b.v); }
