@@ -168,13 +168,23 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
           const V dvx = V(vxi) - vxj, dvy = V(vyi) - vyj;
           acc += dvx * V::load(l.gx + k) + dvy * V::load(l.gy + k);
         });
-        const float rate = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);
-        if (divergence) {
-          rho_adv_[i] = neighbours_[i] >= min_neighbours ? std::max(rate, 0.0f) : 0.0f;
-        } else {
-          rho_adv_[i] = std::max(p.density[i] + dt * rate - rho0, 0.0f);
-        }
+        rho_adv_[i] = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);
       });
+      // From each rate what the solve drives to zero, in a loop of its own:
+      // it vectorises, and so runs as selects. In the list walk's loop V8
+      // made each of them a branch (wasm has no select of floats that it
+      // turns into a blend), mispredicted wherever the rate's sign varies.
+      float* const adv = rho_adv_.data();
+      const float* const count = neighbours_.data();
+      const float* const rho = p.density.data();
+      const float step = dt, rest = rho0, fewest = min_neighbours;
+      if (divergence) {
+        TIDEPOOL_IVDEP
+        for (int i = begin; i < end; ++i) adv[i] = count[i] >= fewest ? std::max(adv[i], 0.0f) : 0.0f;
+      } else {
+        TIDEPOOL_IVDEP
+        for (int i = begin; i < end; ++i) adv[i] = std::max(rho[i] + step * adv[i] - rest, 0.0f);
+      }
     });
   });
   // The sum and the largest entry in one pass over fixed blocks (reduce):
