@@ -1,0 +1,58 @@
+// scripts/ab.sh's program: two builds of the core (side.cpp, once for each)
+// step copies of one state in turn, the order swapped every pair, and the
+// median of the pairs' time ratios is printed with its quartiles.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+bool base_setup(int particles, bool dfsph);
+bool work_setup(int particles, bool dfsph);
+double base_step(uint64_t* hash);
+double work_step(uint64_t* hash);
+
+static double at(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<size_t>(q * (v.size() - 1) + 0.5)];
+}
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: ab PARTICLES muller2003|dfsph PAIRS\n");
+    return 2;
+  }
+  const int particles = std::atoi(argv[1]), pairs = std::atoi(argv[3]);
+  const bool dfsph = std::strcmp(argv[2], "dfsph") == 0;
+  if (particles < 1 || pairs < 1 || (!dfsph && std::strcmp(argv[2], "muller2003") != 0)) {
+    std::fprintf(stderr, "ab: PARTICLES and PAIRS must be positive, the solver muller2003 or dfsph\n");
+    return 2;
+  }
+  if (!base_setup(particles, dfsph) || !work_setup(particles, dfsph)) return 1;
+  uint64_t hash_base = 0, hash_work = 0;
+  base_step(&hash_base);  // a first step each, untimed
+  work_step(&hash_work);
+  std::vector<double> base, work, ratio;
+  for (int k = 0; k < pairs; ++k) {
+    double b, w;
+    if (k % 2) {
+      w = work_step(&hash_work);
+      b = base_step(&hash_base);
+    } else {
+      b = base_step(&hash_base);
+      w = work_step(&hash_work);
+    }
+    base.push_back(b);
+    work.push_back(w);
+    ratio.push_back(w / b);
+  }
+  std::printf("%s, %d particles, %d pairs of steps from one state\n", argv[2], particles, pairs);
+  std::printf("base %.1f us, work %.1f us a step (medians)\n", at(base, 0.5), at(work, 0.5));
+  std::printf("work / base: median %.3f (quartiles %.3f-%.3f)\n", at(ratio, 0.5), at(ratio, 0.25),
+              at(ratio, 0.75));
+  std::printf("state hash after the step: %s (%016llx, %016llx)\n",
+              hash_base == hash_work ? "same" : "different", static_cast<unsigned long long>(hash_base),
+              static_cast<unsigned long long>(hash_work));
+  return 0;
+}
