@@ -658,9 +658,8 @@ void World::dfsph_density(const Finish& finish) {
           float* lgx = list.gx.data();
           float* lgy = list.gy.data();
           V rho(0.0f), sx(0.0f), sy(0.0f), sum2(0.0f);
-          int found = 0;
+          const int first = k;
           for_pairs<V>(grid_, n, x_all, y_all, i, radius2, [&](int j, V dx, V dy, V r2, typename V::Mask in) {
-            found += lane_count(in);
             const V r = sqrt(r2);
             const V g = select(in, kernel.grad_lanes(r));
             rho += select(in, kernel.value_lanes(r));
@@ -671,6 +670,8 @@ void World::dfsph_density(const Finish& finish) {
             const int bits = lane_bits(in) & ~(self < unsigned{W} ? 1 << self : 0);
             k += V::pack(bits, j, mass * g * dx, mass * g * dy, lj + k, lgx + k, lgy + k);
           });
+          // The neighbours within h are the list: i itself is left out.
+          neighbours_[i] = static_cast<float>(k - first);
           // The padding (for_list): i itself with a zero gradient, whose
           // terms in the solves are zero (finite times zero), so their lane
           // groups need no mask (the lanes' counter and a select each, about
@@ -681,7 +682,6 @@ void World::dfsph_density(const Finish& finish) {
             lgy[k] = 0.0f;
           }
           list_end_[i] = k;
-          neighbours_[i] = static_cast<float>(found - 1);
           const float sxi = sum(sx), syi = sum(sy);
           const float density = finish(i, sum(rho), sxi, syi);
           const float ax = m * sxi + wall_gx_[i], ay = m * syi + wall_gy_[i];
