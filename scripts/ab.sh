@@ -55,7 +55,7 @@ side() {
   local name=$1 core=$2 objs=()
   for src in "$core"/*.cpp "$ROOT/scripts/ab/side.cpp"; do
     local obj="$OUT/obj/${name}_$(basename "${src%.cpp}").o"
-    "$CXX" "${FLAGS[@]}" -I"$core/include" -I"$core" -Dtidepool="tp_$name" -DAB_SIDE="$name" \
+    "$CXX" "${FLAGS[@]}" -I"$core/include" -I"$core" -I"$ROOT/src/cli" -Dtidepool="tp_$name" -DAB_SIDE="$name" \
       -c "$src" -o "$obj" &
     objs+=("$obj")
     # Two jobs at most (env.sh).

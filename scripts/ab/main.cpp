@@ -8,8 +8,8 @@
 #include <cstring>
 #include <vector>
 
-bool base_setup(int particles, bool dfsph);
-bool work_setup(int particles, bool dfsph);
+bool base_setup(int particles, const char* solver);
+bool work_setup(int particles, const char* solver);
 double base_step(uint64_t* hash);
 double work_step(uint64_t* hash);
 
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ab: PARTICLES and PAIRS must be positive, the solver muller2003 or dfsph\n");
     return 2;
   }
-  if (!base_setup(particles, dfsph) || !work_setup(particles, dfsph)) return 1;
+  if (!base_setup(particles, argv[2]) || !work_setup(particles, argv[2])) return 1;
   uint64_t hash_base = 0, hash_work = 0;
   base_step(&hash_base);  // a first step each, untimed
   work_step(&hash_work);

@@ -9,8 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "tidepool/scenes.h"
-#include "tidepool/world.h"
+#include "bench_scene.h"
 
 #define AB_CAT2(a, b) a##b
 #define AB_CAT(a, b) AB_CAT2(a, b)
@@ -20,19 +19,13 @@ std::unique_ptr<tidepool::World> start, world;
 float dt = 0.0f;
 }  // namespace
 
-// The bench's dam break (src/cli/bench.cpp, bench_world) after 21 frames,
-// with Müller's surface tension as the bench runs it. False if the scene
-// cannot be built.
-bool AB_CAT(AB_SIDE, _setup)(int particles, bool dfsph) {
+// The bench's dam break (src/cli/bench_scene.h) after 21 frames. False if
+// the scene cannot be built.
+bool AB_CAT(AB_SIDE, _setup)(int particles, const char* solver) {
   using namespace tidepool;
   auto w = std::make_unique<World>();
-  SceneSetup s{particles, dfsph ? "" : "wcsph", {{"gravity_y", -10.0f}}};
-  if (!dfsph) {
-    s.overrides.emplace_back("tension", static_cast<float>(Tension::ColourField));
-    s.overrides.emplace_back("surface_tension", 0.0728f);
-  }
   std::string err;
-  if (!build_dam_break(*w, 1.6f, 2.0f, 4.0f, 3.0f, s, &err)) {
+  if (!tidepool_cli::load_bench_scene(*w, particles, solver, &err)) {
     std::fprintf(stderr, "ab: %s\n", err.c_str());
     return false;
   }

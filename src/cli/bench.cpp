@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_scene.h"
 #include "cli.h"
 #include "reference.h"
 #include "thread_pool.h"
@@ -28,7 +29,6 @@ double now_ms(void* = nullptr) {
 
 constexpr float kFrame = 1.0f / 60.0f;
 constexpr double kBudgetMs = 1000.0 / 60.0;
-constexpr float kWaterSigma = 0.0728f;  // water's surface tension at 20 C [N/m]
 // Every size is measured over the same window of simulated time, from the
 // same moment of the dam break (kWarmup): the solver's work per step depends
 // on the flow (DFSPH's iterations), so rows of different sizes compare only
@@ -49,21 +49,7 @@ bool bench_world(World& w, int particles, const char* solver, const Engine& e) {
   w.set_parallel_for(e.parallel);
   w.set_lanes(e.lanes);
   std::string err;
-  SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
-  if (std::string(solver) == "muller2003") {
-    // The seeds' solver as the performance issue lists it: neighbours,
-    // density, pressure, viscosity, surface tension, integration,
-    // boundaries. The wcsph preset has no surface tension (the water
-    // defaults'), so the seeds' colour field (Müller 2003 eq. 15-19) is
-    // switched on at water's surface tension; the reference implementation
-    // computes the same term. Until 7ebf4b1 Müller's rows ran without it:
-    // 19 % fewer instructions and 12 bytes a particle less.
-    s.preset = "wcsph";
-    s.overrides.emplace_back("tension", static_cast<float>(Tension::ColourField));
-    s.overrides.emplace_back("surface_tension", kWaterSigma);
-  }
-  s.overrides.emplace_back("gravity_y", -10.0f);
-  if (!build_dam_break(w, 1.6f, 2.0f, 4.0f, 3.0f, s, &err)) {
+  if (!load_bench_scene(w, particles, solver, &err)) {
     std::fprintf(stderr, "tidepool bench: %s\n", err.c_str());
     return false;
   }
