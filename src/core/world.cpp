@@ -875,15 +875,14 @@ void World::compute_forces(float dt) {
             // constants in the lane loop.
             // q is zero outside the reach, and so is every term.
             const V q = select(in, V(radius2) - r2), q2 = q * q;
-            const V w_j = inv_rhoj, w_i = inv_rho_i;
             const V lap = q2 - V(colour_lap_q) * q;
             const V gx_ij = q2 * dx, gy_ij = q2 * dy;
-            lap_i += w_j * lap;
-            cx_i += w_j * gx_ij;
-            cy_i += w_j * gy_ij;
-            store(V::load(clap_all + j) + w_i * lap, clap_all + j);
-            store(V::load(cx_all + j) - w_i * gx_ij, cx_all + j);
-            store(V::load(cy_all + j) - w_i * gy_ij, cy_all + j);
+            lap_i += inv_rhoj * lap;
+            cx_i += inv_rhoj * gx_ij;
+            cy_i += inv_rhoj * gy_ij;
+            store(V::load(clap_all + j) + inv_rho_i * lap, clap_all + j);
+            store(V::load(cx_all + j) - inv_rho_i * gx_ij, cx_all + j);
+            store(V::load(cy_all + j) - inv_rho_i * gy_ij, cy_all + j);
           }
         });
         ax_all[i] += sum(ax_i);
