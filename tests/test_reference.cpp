@@ -4,7 +4,7 @@
 // all O(n^2) pairs in double precision, from the particles as they were
 // added (in random order). A neighbour missed by the grid, a field left
 // behind by the sort or a lane masked wrongly shows up as a particle whose
-// density or acceleration differs.
+// density, acceleration or surface flag differs.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -52,6 +52,10 @@ Params base(Solver solver) {
 
 struct Reference {
   std::vector<double> rho, pressure, ax, ay;
+  // The colour-field gradient |grad c| each particle's surface flag tests
+  // against the threshold: with the colour field its own (eq. 17, m / rho_j),
+  // otherwise |n| / h from the normals below (rho_j ~ rho0).
+  std::vector<double> surface;
 };
 
 // Density (Müller 2003 eq. 3, poly6 or the cubic spline), the equation of
@@ -96,6 +100,8 @@ Reference reference(const World& w, float dt) {
     if (pr < 0.0) pr *= P.negative_pressure;
     ref.pressure[i] = pr;
   }
+  ref.surface.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) ref.surface[i] = std::hypot(nx[i], ny[i]) / P.h;
   ref.ax.assign(n, P.gravity_x);
   ref.ay.assign(n, P.gravity_y);
   for (int i = 0; i < n; ++i) {
@@ -135,6 +141,7 @@ Reference reference(const World& w, float dt) {
       ref.ay[i] -= press_y;
     }
     const double len = std::hypot(grad_cx, grad_cy);
+    if (colour) ref.surface[i] = len;
     if (colour && len > P.surface_threshold) {
       ref.ax[i] -= P.surface_tension * lap_c * grad_cx / (len * rhoi);
       ref.ay[i] -= P.surface_tension * lap_c * grad_cy / (len * rhoi);
@@ -204,6 +211,10 @@ TEST_CASE("the sorted, vectorised step equals the O(n^2) sums of its equations",
       }
       double rho_err = 0.0, p_err = 0.0, a_err = 0.0;
       bool moved_together = true;
+      // Surface flags: those the reference puts clearly (0.1 %) on either
+      // side of the threshold must agree, and there are some of each.
+      int flagged = 0, unflagged = 0, wrong_flags = 0;
+      const double threshold = c.params.surface_threshold;
       for (int k = 0; k < p.size(); ++k) {
         const int i = static_cast<int>(p.id[k]);
         // The sort moved each particle's fields with it.
@@ -212,6 +223,11 @@ TEST_CASE("the sorted, vectorised step equals the O(n^2) sums of its equations",
         if (c.params.solver == Solver::Muller2003)
           p_err = std::max(p_err, std::fabs(p.pressure[k] - ref.pressure[i]) / p_scale);
         a_err = std::max(a_err, std::hypot(p.ax[k] - ref.ax[i], p.ay[k] - ref.ay[i]) / a_scale);
+        if (std::fabs(ref.surface[i] / threshold - 1.0) > 1e-3) {
+          const bool on = ref.surface[i] > threshold;
+          (on ? flagged : unflagged) += 1;
+          wrong_flags += (p.surface[k] != 0) != on;
+        }
       }
       INFO("density " << rho_err << ", pressure " << p_err << ", acceleration " << a_err
                       << " (relative to the largest, " << a_scale << " m/s^2)");
@@ -220,6 +236,10 @@ TEST_CASE("the sorted, vectorised step equals the O(n^2) sums of its equations",
       CHECK(rho_err < 1e-5);
       CHECK(p_err < 1e-5);
       CHECK(a_err < 1e-5);
+      INFO("surface flags: " << flagged << " on, " << unflagged << " off, " << wrong_flags << " wrong");
+      CHECK(flagged > 0);
+      CHECK(unflagged > 0);
+      CHECK(wrong_flags == 0);
     }
   }
 }

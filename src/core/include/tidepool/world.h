@@ -236,6 +236,7 @@ class World {
   template <class Finish>
   void dfsph_density(const Finish& finish);
   bool cohesion_on() const;
+  bool colour_field_on() const;
   void compute_forces(float dt);
   void integrate(float dt);
   int dfsph_divergence_solve(float dt, int* passes);
