@@ -5,9 +5,10 @@
 # falls on both alike. An A/A run (no change) reads 0.99-1.01.
 #
 #   scripts/ab.sh [--rev REV] [--wasm] [--solver muller2003|dfsph]
-#                 [--particles N] [--pairs K]
+#                 [--particles N] [--pairs K] [--flags "FLAGS"]
 #
-# REV (default HEAD) is the base; the work side is src/core as it is now.
+# REV (default HEAD) is the base; the work side is src/core as it is now,
+# compiled with FLAGS added (to try a compiler option: --rev HEAD --flags ..).
 # Natively g++ with the core's Release flags (AVX2 where this CPU has it);
 # --wasm compiles both with em++ -msimd128 and runs the program in node.
 # Prints the median of the pairs' time ratios (work / base) with its
@@ -18,7 +19,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
 
-rev=HEAD wasm=0 solver=muller2003 particles=4000 pairs=200
+rev=HEAD wasm=0 solver=muller2003 particles=4000 pairs=200 work_flags=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --rev) rev="$2"; shift 2 ;;
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
     --solver) solver="$2"; shift 2 ;;
     --particles) particles="$2"; shift 2 ;;
     --pairs) pairs="$2"; shift 2 ;;
+    --flags) work_flags="$2"; shift 2 ;;
     *) echo "[ab] unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -50,12 +52,13 @@ mkdir -p "$OUT/base" "$OUT/obj" "$OUT/glm-include"
 ln -sfn /usr/include/glm "$OUT/glm-include/glm"
 git -C "$ROOT" archive "$rev" src/core | tar -x -C "$OUT/base"
 
-# side NAME CORE_DIR: the core and side.cpp in namespace tp_NAME.
+# side NAME CORE_DIR [FLAG..]: the core and side.cpp in namespace tp_NAME.
 side() {
   local name=$1 core=$2 objs=()
+  shift 2
   for src in "$core"/*.cpp "$ROOT/scripts/ab/side.cpp"; do
     local obj="$OUT/obj/${name}_$(basename "${src%.cpp}").o"
-    "$CXX" "${FLAGS[@]}" -I"$core/include" -I"$core" -I"$ROOT/src/cli" -Dtidepool="tp_$name" -DAB_SIDE="$name" \
+    "$CXX" "${FLAGS[@]}" "$@" -I"$core/include" -I"$core" -I"$ROOT/src/cli" -Dtidepool="tp_$name" -DAB_SIDE="$name" \
       -c "$src" -o "$obj" &
     objs+=("$obj")
     # Two jobs at most (env.sh).
@@ -63,9 +66,10 @@ side() {
   done
   wait
 }
-echo "[ab] building $rev (base) and the working tree (work) with $CXX $ARCH" >&2
+echo "[ab] building $rev (base) and the working tree (work${work_flags:+ with $work_flags}) with $CXX $ARCH" >&2
 side base "$OUT/base/src/core"
-side work "$ROOT/src/core"
+# shellcheck disable=SC2086 # the flags split into words
+side work "$ROOT/src/core" $work_flags
 "$CXX" -O2 "$ROOT/scripts/ab/main.cpp" "$OUT"/obj/*.o "${LINK[@]}" -o "$PROGRAM" 2>&1 |
   grep -v 'warning' >&2 || true
 if [ "$wasm" = 1 ]; then
