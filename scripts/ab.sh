@@ -12,7 +12,8 @@
 # Natively g++ with the core's Release flags (AVX2 where this CPU has it);
 # --wasm compiles both with em++ -msimd128 and runs the program in node.
 # Prints the median of the pairs' time ratios (work / base) with its
-# quartiles, and whether the two states hash the same after the step.
+# quartiles, the same median per stage (the step's own stage clock), and
+# whether the two states hash the same after the step.
 # Builds in build/ab (TIDEPOOL_AB_BUILD overrides). TIDEPOOL_SKIP_DEPS=1
 # skips scripts/deps.sh.
 set -euo pipefail

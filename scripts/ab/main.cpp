@@ -10,8 +10,10 @@
 
 bool base_setup(int particles, const char* solver);
 bool work_setup(int particles, const char* solver);
-double base_step(uint64_t* hash);
-double work_step(uint64_t* hash);
+double base_step(uint64_t* hash, double* stages);
+double work_step(uint64_t* hash, double* stages);
+int base_stages();
+const char* base_stage_name(int stage);
 
 static double at(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
@@ -31,26 +33,35 @@ int main(int argc, char** argv) {
   }
   if (!base_setup(particles, argv[2]) || !work_setup(particles, argv[2])) return 1;
   uint64_t hash_base = 0, hash_work = 0;
-  base_step(&hash_base);  // a first step each, untimed
-  work_step(&hash_work);
+  const int stages = base_stages();
+  std::vector<double> sb(stages), sw(stages);
+  base_step(&hash_base, sb.data());  // a first step each, untimed
+  work_step(&hash_work, sw.data());
   std::vector<double> base, work, ratio;
+  std::vector<std::vector<double>> stage_ratio(stages);  // per stage, the pairs' work / base
   for (int k = 0; k < pairs; ++k) {
     double b, w;
     if (k % 2) {
-      w = work_step(&hash_work);
-      b = base_step(&hash_base);
+      w = work_step(&hash_work, sw.data());
+      b = base_step(&hash_base, sb.data());
     } else {
-      b = base_step(&hash_base);
-      w = work_step(&hash_work);
+      b = base_step(&hash_base, sb.data());
+      w = work_step(&hash_work, sw.data());
     }
     base.push_back(b);
     work.push_back(w);
     ratio.push_back(w / b);
+    for (int s = 0; s < stages; ++s)
+      if (sb[s] > 0.0) stage_ratio[s].push_back(sw[s] / sb[s]);
   }
   std::printf("%s, %d particles, %d pairs of steps from one state\n", argv[2], particles, pairs);
   std::printf("base %.1f us, work %.1f us a step (medians)\n", at(base, 0.5), at(work, 0.5));
   std::printf("work / base: median %.3f (quartiles %.3f-%.3f)\n", at(ratio, 0.5), at(ratio, 0.25),
               at(ratio, 0.75));
+  std::printf("by stage (median of the pairs' ratios):");
+  for (int s = 0; s < stages; ++s)
+    if (stage_ratio[s].size() * 2 > ratio.size()) std::printf(" %s %.3f", base_stage_name(s), at(stage_ratio[s], 0.5));
+  std::printf("\n");
   std::printf("state hash after the step: %s (%016llx, %016llx)\n",
               hash_base == hash_work ? "same" : "different", static_cast<unsigned long long>(hash_base),
               static_cast<unsigned long long>(hash_work));

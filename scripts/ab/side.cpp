@@ -36,13 +36,24 @@ bool AB_CAT(AB_SIDE, _setup)(int particles, const char* solver) {
   return true;
 }
 
-// One step from the saved state: its time in microseconds, and the state
+// One step from the saved state: its time in microseconds, each stage's
+// (stages[tidepool::kStageCount], World::step's own clock), and the state
 // hash after it (*hash).
-double AB_CAT(AB_SIDE, _step)(uint64_t* hash) {
+double AB_CAT(AB_SIDE, _step)(uint64_t* hash, double* stages) {
   *world = *start;
+  const tidepool::Clock clock{[](void*) {
+                                return std::chrono::duration<double, std::milli>(
+                                           std::chrono::steady_clock::now().time_since_epoch())
+                                    .count();
+                              },
+                              nullptr};
   const auto t0 = std::chrono::steady_clock::now();
-  world->step(dt);
+  const tidepool::FrameStats st = world->step(dt, clock);
   const auto t1 = std::chrono::steady_clock::now();
   *hash = world->state_hash();
+  for (int s = 0; s < tidepool::kStageCount; ++s) stages[s] = 1000.0 * st.stage_ms[s];
   return std::chrono::duration<double, std::micro>(t1 - t0).count();
 }
+
+int AB_CAT(AB_SIDE, _stages)() { return tidepool::kStageCount; }
+const char* AB_CAT(AB_SIDE, _stage_name)(int stage) { return tidepool::stage_name(stage); }
