@@ -19,7 +19,7 @@ PairSet grid_pairs(const std::vector<float>& x, const std::vector<float>& y, flo
   Grid g;
   const int n = static_cast<int>(x.size());
   g.build(x.data(), y.data(), n, radius);
-  const std::vector<int>& order = g.order();
+  const auto& order = g.order();
   std::vector<float> sx(n), sy(n);
   for (int k = 0; k < n; ++k) {
     sx[k] = x[order[k]];

@@ -57,7 +57,7 @@ uint64_t run_hash(const char* scene, const char* preset, const ParallelFor& pf) 
 
 // The mean of one coordinate (particles().x or .y): where the fluid's
 // centre of mass is along it.
-double mean(const std::vector<float>& v) {
+double mean(const Array<float>& v) {
   double sum = 0.0;
   for (float c : v) sum += c;
   return sum / static_cast<double>(v.size());

@@ -214,7 +214,7 @@ double World::dfsph_predict(float dt, bool divergence, float* largest) {
 int World::dfsph_solve(float dt, bool divergence, float* error_out, int* passes) {
   Particles& p = particles_;
   const int n = p.size();
-  std::vector<float>& kappa = divergence ? p.aux1 : p.aux0;
+  Array<float>& kappa = divergence ? p.aux1 : p.aux0;
   const float* const rho = p.density.data();
   // Warm start (sec. 4.3): half of last step's stiffness, only where the
   // current prediction is compressed; the iterations can only push, so a

@@ -342,8 +342,8 @@ void World::sort_and_bin() {
   // integrate; ax, ay by forces; density and pressure by density and the
   // pressure stages), so until then they are free to receive the
   // reordered fields, which are then swapped in.
-  std::vector<float>* moved[] = {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1};
-  std::vector<float>* spare[] = {&p.x_prev, &p.y_prev, &p.ax, &p.ay, &p.density, &p.pressure};
+  Array<float>* moved[] = {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1};
+  Array<float>* spare[] = {&p.x_prev, &p.y_prev, &p.ax, &p.ay, &p.density, &p.pressure};
   constexpr int kMoved = 6;
   tmp_id_.resize(static_cast<size_t>(n));
   const int* order = grid_.order().data();
@@ -1226,11 +1226,11 @@ size_t World::bytes_per_particle() const {
   const Particles& p = particles_;
   if (p.size() == 0) return 0;
   size_t bytes = 0;
-  for (const auto* v : p.floats()) bytes += v->capacity() * sizeof(float);
+  for (const auto* v : p.floats()) bytes += bytes_of(*v);
   for (const auto* v : {&neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &normal_x_, &normal_y_, &factor_,
                         &rho_adv_, &v_pred_, &inv_rho_, &pressure_rho_, &colour_lap_})
-    bytes += v->capacity() * sizeof(float);
-  bytes += (p.id.capacity() + tmp_id_.capacity()) * sizeof(uint32_t);
+    bytes += bytes_of(*v);
+  bytes += bytes_of(p.id) + bytes_of(tmp_id_);
   bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity() + near_obstacle_.capacity();
   bytes += obstacle_contacts_.capacity() * sizeof(int);
   bytes += grid_.bytes();

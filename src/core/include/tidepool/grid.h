@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tidepool/array.h"
+
 // The pair passes need their neighbour loops inlined whole: a loop left out
 // of line reaches the pass's constants through a pointer, and reloads them
 // after every store the pass makes (measured in the forward passes).
@@ -69,7 +71,7 @@ class Grid {
   void bin(const float* x, const float* y, int begin, int end);
   void sort();
 
-  const std::vector<int>& order() const { return order_; }
+  const Array<int>& order() const { return order_; }
 
   // Calls f(begin, end) for the five sorted-index ranges, one per cell row,
   // that hold every point within the radius of the point at sorted position i.
@@ -138,7 +140,7 @@ class Grid {
   }
 
   size_t bytes() const {
-    return (start_.capacity() + order_.capacity() + cell_.capacity()) * sizeof(int);
+    return start_.capacity() * sizeof(int) + bytes_of(order_) + bytes_of(cell_);
   }
 
  private:
@@ -198,12 +200,12 @@ class Grid {
   int nx_ = 0, ny_ = 0;
   float x0_ = 0.0f, y0_ = 0.0f, inv_w_ = 1.0f, inv_h_ = 1.0f;
   std::vector<int> start_;       // nx*ny + 1 prefix sums
-  std::vector<int> order_;       // sorted position -> original index
+  Array<int> order_;             // sorted position -> original index
   // Per point, its cell: by original index for sort(), then by sorted index
   // (the caller's second bin()), so that a query costs two loads instead of
   // cell_of's arithmetic and clamping (about 40 of the ~400 instructions a
   // particle costs a pair pass, callgrind).
-  std::vector<int> cell_;
+  Array<int> cell_;
 };
 
 }  // namespace tidepool

@@ -17,6 +17,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "tidepool/array.h"
 #include "tidepool/grid.h"
 #include "tidepool/params.h"
 
@@ -122,15 +123,15 @@ struct Box {
 // Particle state, structure of arrays. Every array has count() entries and
 // is reordered together when particles are sorted by grid cell.
 struct Particles {
-  std::vector<float> x, y;      // position [m]
-  std::vector<float> vx, vy;    // velocity [m/s] (leapfrog: time-centred)
-  std::vector<float> ax, ay;    // acceleration of the last step [m/s^2]
-  std::vector<float> density;   // [kg/m^2]
-  std::vector<float> pressure;  // [N/m]
-  std::vector<float> aux0, aux1;  // solver state carried across steps:
+  Array<float> x, y;      // position [m]
+  Array<float> vx, vy;    // velocity [m/s] (leapfrog: time-centred)
+  Array<float> ax, ay;    // acceleration of the last step [m/s^2]
+  Array<float> density;   // [kg/m^2]
+  Array<float> pressure;  // [N/m]
+  Array<float> aux0, aux1;  // solver state carried across steps:
                                   // leapfrog half-step velocity, DFSPH kappas
-  std::vector<float> x_prev, y_prev;  // positions before the last integration
-  std::vector<uint32_t> id;     // stable id, survives reordering
+  Array<float> x_prev, y_prev;  // positions before the last integration
+  Array<uint32_t> id;     // stable id, survives reordering
   std::vector<uint8_t> surface; // 1 where the colour-field |n| exceeds the threshold
 
   int size() const { return static_cast<int>(x.size()); }
@@ -336,7 +337,7 @@ class World {
   Params params_;
   Box box_;
   Particles particles_;
-  std::vector<uint32_t> tmp_id_;  // sort_and_bin's reordered ids
+  Array<uint32_t> tmp_id_;  // sort_and_bin's reordered ids
   Grid grid_;
   std::vector<int> bands_;  // for_bands: sorted indices where bands start, then n
   std::vector<Obstacle> obstacles_;
@@ -350,19 +351,19 @@ class World {
   mutable std::vector<std::pair<double, double>> block_sum_max_;  // dfsph_predict's
   mutable std::vector<Grid::Bounds> block_bounds_;  // and sort_and_bin's
   int lanes_ = simd_width();
-  std::vector<float> neighbours_;  // DFSPH: per particle, self excluded
+  Array<float> neighbours_;  // DFSPH: per particle, self excluded
   std::vector<int> band_pairs_;    // Müller: pairs per band of the density pass
-  std::vector<float> wall_gx_, wall_gy_;             // gradient of the boundary density
-  std::vector<float> wall_lap_;                      // boundary viscosity Laplacian sum
+  Array<float> wall_gx_, wall_gy_;             // gradient of the boundary density
+  Array<float> wall_lap_;                      // boundary viscosity Laplacian sum
   // Surface normals: Akinci 2013's from the density pass; the colour
   // field's gradient (Müller 2003 eq. 17) after a colour-field forces pass.
-  std::vector<float> normal_x_, normal_y_;
-  std::vector<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
-  std::vector<float> colour_lap_;                    // colour field's Laplacian (forces pass)
-  std::vector<float> factor_, rho_adv_;  // DFSPH scratch
+  Array<float> normal_x_, normal_y_;
+  Array<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
+  Array<float> colour_lap_;                    // colour field's Laplacian (forces pass)
+  Array<float> factor_, rho_adv_;  // DFSPH scratch
   // DFSPH: the velocities dfsph_predict gathers, (vx, vy) pairs (after the
   // contacts, in the density solve).
-  std::vector<float> v_pred_;
+  Array<float> v_pred_;
   std::vector<uint8_t> near_obstacle_;  // DFSPH's density pass: 1 within h of an obstacle
   std::vector<int> obstacle_contacts_;  // ... those particles, for dfsph_predict
   // DFSPH neighbour lists (dfsph.cpp), filled by the density pass: one
