@@ -123,16 +123,16 @@ struct Box {
 // Particle state, structure of arrays. Every array has count() entries and
 // is reordered together when particles are sorted by grid cell.
 struct Particles {
-  Array<float> x, y;      // position [m]
-  Array<float> vx, vy;    // velocity [m/s] (leapfrog: time-centred)
-  Array<float> ax, ay;    // acceleration of the last step [m/s^2]
-  Array<float> density;   // [kg/m^2]
-  Array<float> pressure;  // [N/m]
-  Array<float> aux0, aux1;  // solver state carried across steps:
-                                  // leapfrog half-step velocity, DFSPH kappas
+  Array<float> x, y;            // position [m]
+  Array<float> vx, vy;          // velocity [m/s] (leapfrog: time-centred)
+  Array<float> ax, ay;          // acceleration of the last step [m/s^2]
+  Array<float> density;         // [kg/m^2]
+  Array<float> pressure;        // [N/m]
+  Array<float> aux0, aux1;      // solver state carried across steps:
+                                // leapfrog half-step velocity, DFSPH kappas
   Array<float> x_prev, y_prev;  // positions before the last integration
-  Array<uint32_t> id;     // stable id, survives reordering
-  std::vector<uint8_t> surface; // 1 where the colour-field |n| exceeds the threshold
+  Array<uint32_t> id;           // stable id, survives reordering
+  std::vector<uint8_t> surface;  // 1 where the colour-field |n| exceeds the threshold
 
   int size() const { return static_cast<int>(x.size()); }
   // Every float field, for the loops over all of them (writable or not).
@@ -351,16 +351,16 @@ class World {
   mutable std::vector<std::pair<double, double>> block_sum_max_;  // dfsph_predict's
   mutable std::vector<Grid::Bounds> block_bounds_;  // and sort_and_bin's
   int lanes_ = simd_width();
-  Array<float> neighbours_;  // DFSPH: per particle, self excluded
-  std::vector<int> band_pairs_;    // Müller: pairs per band of the density pass
-  Array<float> wall_gx_, wall_gy_;             // gradient of the boundary density
-  Array<float> wall_lap_;                      // boundary viscosity Laplacian sum
+  Array<float> neighbours_;         // DFSPH: per particle, self excluded
+  std::vector<int> band_pairs_;     // Müller: pairs per band of the density pass
+  Array<float> wall_gx_, wall_gy_;  // gradient of the boundary density
+  Array<float> wall_lap_;           // boundary viscosity Laplacian sum
   // Surface normals: Akinci 2013's from the density pass; the colour
   // field's gradient (Müller 2003 eq. 17) after a colour-field forces pass.
   Array<float> normal_x_, normal_y_;
-  Array<float> inv_rho_, pressure_rho_;        // 1 / rho_i, p_i / rho_i (density pass)
-  Array<float> colour_lap_;                    // colour field's Laplacian (forces pass)
-  Array<float> factor_, rho_adv_;  // DFSPH scratch
+  Array<float> inv_rho_, pressure_rho_;  // 1 / rho_i, p_i / rho_i (density pass)
+  Array<float> colour_lap_;              // colour field's Laplacian (forces pass)
+  Array<float> factor_, rho_adv_;        // DFSPH scratch
   // DFSPH: the velocities dfsph_predict gathers, (vx, vy) pairs (after the
   // contacts, in the density solve).
   Array<float> v_pred_;
