@@ -321,9 +321,10 @@ void World::substep(float dt, const Clock& clock, FrameStats& st) {
 void World::sort_and_bin() {
   Particles& p = particles_;
   const int n = p.size();
-  // Grid::build, on the thread pool where it can be: the bounding box and
+  // Grid::build, on the thread pool where it can be: the bounding box,
   // every particle's cell (min and max are exact, so any split gives the
-  // same grid); the counting sort itself is serial.
+  // same grid) and the sorted order's placement; the counting itself is
+  // serial.
   const float* x = p.x.data();
   const float* y = p.y.data();
   const Grid::Bounds box = reduce(
@@ -333,7 +334,11 @@ void World::sort_and_bin() {
   grid_.reserve(n, params_.h, {box_.min.x, box_.max.x, box_.min.y, box_.max.y});
   grid_.shape(n, params_.h, box);
   parallel(n, [&](int begin, int end) { grid_.bin(x, y, begin, end); });
-  grid_.sort();
+  // The ranks in tmp_id_, which the reorder below fills only after place().
+  tmp_id_.resize(static_cast<size_t>(n));
+  uint32_t* const rank = tmp_id_.data();
+  grid_.count(rank);
+  parallel(n, [&](int begin, int end) { grid_.place(rank, begin, end); });
   grid_.bands(kMinBand, &bands_);
   // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
   // id) so that entry order[k] moves to position k, in one parallel loop
@@ -345,7 +350,6 @@ void World::sort_and_bin() {
   Array<float>* moved[] = {&p.x, &p.y, &p.vx, &p.vy, &p.aux0, &p.aux1};
   Array<float>* spare[] = {&p.x_prev, &p.y_prev, &p.ax, &p.ay, &p.density, &p.pressure};
   constexpr int kMoved = 6;
-  tmp_id_.resize(static_cast<size_t>(n));
   const int* order = grid_.order().data();
   parallel(n, [&](int begin, int end) {
     const float* src[kMoved];

@@ -52,8 +52,10 @@ class Grid {
   // build() in steps, for a caller that runs the per-point ones in
   // parallel (any split gives the same grid): the bounding box of points
   // [begin, end), merged over the splits; shape() sizes the cells for n
-  // points in that box; bin() finds the cells of points [begin, end); sort()
-  // counts and orders them (serial). Then the caller reorders its arrays by
+  // points in that box; bin() finds the cells of points [begin, end);
+  // count() counts them per cell and gives each its rank within its cell
+  // (serial), and place() puts points [begin, end) at their sorted
+  // positions. Then the caller reorders its arrays by
   // order() and bins the sorted points again, which the queries read: one
   // array of cells serves both (4 bytes a point fewer than a second array,
   // for a vectorised pass).
@@ -66,10 +68,12 @@ class Grid {
   // Room for the cells of n points in any box within `box` (a container the
   // points stay in), so that the cells never outgrow it: the cell starts
   // are most of the grid's memory, and growing as the points spread would
-  // leave up to a quarter of slack (sort()).
+  // leave up to a quarter of slack (count()).
   void reserve(int n, float radius, const Bounds& box);
   void bin(const float* x, const float* y, int begin, int end);
-  void sort();
+  // rank: n entries of the caller's scratch, which place() reads.
+  void count(uint32_t* rank);
+  void place(const uint32_t* rank, int begin, int end);
 
   const Array<int>& order() const { return order_; }
 
@@ -201,7 +205,7 @@ class Grid {
   float x0_ = 0.0f, y0_ = 0.0f, inv_w_ = 1.0f, inv_h_ = 1.0f;
   std::vector<int> start_;       // nx*ny + 1 prefix sums
   Array<int> order_;             // sorted position -> original index
-  // Per point, its cell: by original index for sort(), then by sorted index
+  // Per point, its cell: by original index for count() and place(), then by sorted index
   // (the caller's second bin()), so that a query costs two loads instead of
   // cell_of's arithmetic and clamping (about 40 of the ~400 instructions a
   // particle costs a pair pass, callgrind).
