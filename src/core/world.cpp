@@ -983,11 +983,11 @@ void World::compute_forces(float dt) {
         ay_out[i] = on ? ay_out[i] + s * ny : ay_out[i];
       }
       // The surface flags from this n (the density pass leaves them to this
-      // pass with the colour field): where the force acts. Bytes: a loop of
+      // pass with the colour field): where the force acts, by the same test
+      // on the same |n| (threshold >= 0, so |n| > 0 too). Bytes: a loop of
       // their own vectorises.
       uint8_t* const flag = surface;
-      const float threshold2 = threshold * threshold;
-      for (int i = begin; i < end; ++i) flag[i] = n_x[i] * n_x[i] + n_y[i] * n_y[i] > threshold2;
+      for (int i = begin; i < end; ++i) flag[i] = std::sqrt(n_x[i] * n_x[i] + n_y[i] * n_y[i]) > threshold;
     }
     for (const PointerForce& f : pointers_) {
       for (int i = begin; i < end; ++i) {

@@ -43,11 +43,10 @@ struct SpreadAllocator {
   template <class U>
   SpreadAllocator(const SpreadAllocator<U>&) {}
 
+  // Whether an array of capacity n gets a spread start.
+  static bool spread(size_t n) { return n * sizeof(T) >= kSpreadBytes; }
   // The bytes an array of capacity n takes.
-  static size_t footprint(size_t n) {
-    const size_t bytes = n * sizeof(T);
-    return bytes < kSpreadBytes ? bytes : bytes + kSlack;
-  }
+  static size_t footprint(size_t n) { return n * sizeof(T) + (spread(n) ? kSlack : 0); }
 
   // The offset, in lines, of the array whose block starts at `raw`: the top
   // bits of a hash of the block's line number (splitmix64's finalizer), so
@@ -62,7 +61,7 @@ struct SpreadAllocator {
   }
 
   T* allocate(size_t n) {
-    if (n * sizeof(T) < kSpreadBytes) return static_cast<T*>(::operator new(n * sizeof(T)));
+    if (!spread(n)) return static_cast<T*>(::operator new(n * sizeof(T)));
     void* block = ::operator new(footprint(n));
     const uintptr_t raw = reinterpret_cast<uintptr_t>(block);
     const uintptr_t line = (raw + sizeof(void*) + kLine - 1) / kLine * kLine;
@@ -72,11 +71,7 @@ struct SpreadAllocator {
   }
 
   void deallocate(T* p, size_t n) {
-    if (n * sizeof(T) < kSpreadBytes) {
-      ::operator delete(p);
-      return;
-    }
-    ::operator delete(reinterpret_cast<void**>(p)[-1]);
+    ::operator delete(spread(n) ? reinterpret_cast<void**>(p)[-1] : p);
   }
 
   friend bool operator==(SpreadAllocator, SpreadAllocator) { return true; }
