@@ -163,6 +163,12 @@ class Grid {
   static constexpr int kPairColumns = kColumns / 2;
   static_assert(kPairColumns <= 2 * kReach[0], "two rows' cells are 2 kReach[0] + 1 apart or more");
 
+ public:
+  // The most ranges a query hands to its visitor (one per block row).
+  static constexpr int kMaxRanges = 2 * kRows + 1;
+
+ private:
+
   struct Shape {
     float cw, ch;  // cell width and height
     int nx, ny;    // cells across and up, the empty rings included
