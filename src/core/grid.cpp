@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "simd.h"
+
 namespace tidepool {
 
 void Grid::build(const float* x, const float* y, int n, float radius) {
@@ -26,8 +28,35 @@ Grid::Bounds Grid::Bounds::merge(const Bounds& o) const {
 
 Grid::Bounds Grid::bounds(const float* x, const float* y, int begin, int end) {
   if (begin >= end) return {0.0f, 0.0f, 0.0f, 0.0f};
+  // A running box per lane, merged at the end: minima and maxima are
+  // exact, so this is the same box as one running box's, whose chain of
+  // compares and selects no compiler vectorises (in wasm it cost 3.6x the
+  // native loop).
+  using V = Lanes;
   float xmin = x[begin], xmax = x[begin], ymin = y[begin], ymax = y[begin];
-  for (int i = begin + 1; i < end; ++i) {
+  int i = begin;
+  if (end - begin >= V::kWidth) {
+    V x_lo = V::load(x + begin), x_hi = x_lo, y_lo = V::load(y + begin), y_hi = y_lo;
+    for (i = begin + V::kWidth; i + V::kWidth <= end; i += V::kWidth) {
+      const V xs = V::load(x + i), ys = V::load(y + i);
+      x_lo = select(xs < x_lo, xs, x_lo);
+      x_hi = select(x_hi < xs, xs, x_hi);
+      y_lo = select(ys < y_lo, ys, y_lo);
+      y_hi = select(y_hi < ys, ys, y_hi);
+    }
+    float lanes[4][V::kWidth];
+    store(x_lo, lanes[0]);
+    store(x_hi, lanes[1]);
+    store(y_lo, lanes[2]);
+    store(y_hi, lanes[3]);
+    for (int l = 0; l < V::kWidth; ++l) {
+      xmin = std::min(xmin, lanes[0][l]);
+      xmax = std::max(xmax, lanes[1][l]);
+      ymin = std::min(ymin, lanes[2][l]);
+      ymax = std::max(ymax, lanes[3][l]);
+    }
+  }
+  for (; i < end; ++i) {
     xmin = std::min(xmin, x[i]);
     xmax = std::max(xmax, x[i]);
     ymin = std::min(ymin, y[i]);
