@@ -241,18 +241,32 @@ void World::collide(float) {
       p.y[i] = pos.y;
     }
     // Container walls last, so no obstacle can push a particle out of the
-    // box. Every particle goes through the same selects, in a loop the
-    // compiler vectorises: about 12 instructions a particle against 21 for
-    // the branches it replaced (callgrind), though few touch a wall. Local
-    // copies, as the loop's stores could alias the captured values.
+    // box. Every particle of a block goes through the same selects, in a
+    // loop the compiler vectorises: about 12 instructions a particle
+    // against 21 for the branches it replaced (callgrind), though few touch
+    // a wall. Local copies, as the loop's stores could alias the captured
+    // values.
     float *px = p.x.data(), *py = p.y.data(), *pvx = p.vx.data(), *pvy = p.vy.data();
     float *hx = p.aux0.data(), *hy = p.aux1.data();
     const float x0 = b.min.x, x1 = b.max.x, y0 = b.min.y, y1 = b.max.y;
     const float rest = e;
     const bool reset_half_steps = leapfrog;
     const auto reflect_v = reflect;
-    TIDEPOOL_IVDEP
-    for (int i = begin; i < end; ++i) {
+    // Only the blocks with a particle outside the box: the selects leave
+    // the others as they are. The sorted particles that cross a wall lie
+    // together (the bottom rows, the ends of rows), so in the dam break at
+    // 4 000 particles about 4 % of them cross in a step and a third of the
+    // blocks have one: the boundaries stage 0.62x the time in wasm, 0.79x
+    // natively (scripts/ab.sh).
+    constexpr int kBlock = 32;
+    for (int block = begin; block < end; block += kBlock) {
+      const int block_end = std::min(end, block + kBlock);
+      int outside = 0;
+      for (int i = block; i < block_end; ++i)
+        outside |= (px[i] < x0) | (px[i] > x1) | (py[i] < y0) | (py[i] > y1);
+      if (!outside) continue;
+      TIDEPOOL_IVDEP
+      for (int i = block; i < block_end; ++i) {
       float x = px[i], y = py[i], vx = pvx[i], vy = pvy[i];
       // Read up front: `h[i] = reset ? v : h[i]` is a conditional store to
       // Clang, which then does not vectorise the loop for wasm.
@@ -270,6 +284,7 @@ void World::collide(float) {
       pvy[i] = vy;
       hx[i] = reset ? vx : hxi;
       hy[i] = reset ? vy : hyi;
+      }
     }
   });
 }
