@@ -267,23 +267,23 @@ void World::collide(float) {
       if (!outside) continue;
       TIDEPOOL_IVDEP
       for (int i = block; i < block_end; ++i) {
-      float x = px[i], y = py[i], vx = pvx[i], vy = pvy[i];
-      // Read up front: `h[i] = reset ? v : h[i]` is a conditional store to
-      // Clang, which then does not vectorise the loop for wasm.
-      const float hxi = hx[i], hyi = hy[i];
-      const bool left = x < x0, right = !left && x > x1;
-      x = keep_inside(x, x0, x1, rest);
-      reflect_v(left || right, left ? 1.0f : -1.0f, 0.0f, vx, vy);
-      const bool bottom = y < y0, top = !bottom && y > y1;
-      y = keep_inside(y, y0, y1, rest);
-      reflect_v(bottom || top, 0.0f, bottom ? 1.0f : -1.0f, vx, vy);
-      const bool reset = reset_half_steps && (left || right || bottom || top);
-      px[i] = x;
-      py[i] = y;
-      pvx[i] = vx;
-      pvy[i] = vy;
-      hx[i] = reset ? vx : hxi;
-      hy[i] = reset ? vy : hyi;
+        float x = px[i], y = py[i], vx = pvx[i], vy = pvy[i];
+        // Read up front: `h[i] = reset ? v : h[i]` is a conditional store to
+        // Clang, which then does not vectorise the loop for wasm.
+        const float hxi = hx[i], hyi = hy[i];
+        const bool left = x < x0, right = !left && x > x1;
+        x = keep_inside(x, x0, x1, rest);
+        reflect_v(left || right, left ? 1.0f : -1.0f, 0.0f, vx, vy);
+        const bool bottom = y < y0, top = !bottom && y > y1;
+        y = keep_inside(y, y0, y1, rest);
+        reflect_v(bottom || top, 0.0f, bottom ? 1.0f : -1.0f, vx, vy);
+        const bool reset = reset_half_steps && (left || right || bottom || top);
+        px[i] = x;
+        py[i] = y;
+        pvx[i] = vx;
+        pvy[i] = vy;
+        hx[i] = reset ? vx : hxi;
+        hy[i] = reset ? vy : hyi;
       }
     }
   });

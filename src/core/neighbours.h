@@ -73,14 +73,13 @@ TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int limit, const float* x
     // The ranges' groups in one loop: moving on to the next range is a
     // select, not the exit of a loop per range, whose trip count (one to
     // three groups) varies from particle to particle and mispredicts.
-    int begins[Grid::kMaxRanges + 1], ends[Grid::kMaxRanges + 1], count = 0;
+    int begins[Grid::kMaxRanges], ends[Grid::kMaxRanges], count = 0;
     ranges([&](int begin, int end) {
       begins[count] = begin;
       ends[count] = end;
       ++count;
     });
     if (count == 0) return;
-    begins[count] = ends[count] = 0;  // read by the last select, never used
     int r = 0, j = begins[0], end = ends[0];
     while (true) {
       group(j, end);

@@ -168,7 +168,6 @@ class Grid {
   static constexpr int kMaxRanges = 2 * kRows + 1;
 
  private:
-
   struct Shape {
     float cw, ch;  // cell width and height
     int nx, ny;    // cells across and up, the empty rings included
