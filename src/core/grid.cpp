@@ -33,7 +33,7 @@ Grid::Bounds Grid::bounds(const float* x, const float* y, int begin, int end) {
   // compares and selects no compiler vectorises (in wasm it cost 3.6x the
   // native loop).
   using V = Lanes;
-  float xmin = x[begin], xmax = x[begin], ymin = y[begin], ymax = y[begin];
+  Bounds box{x[begin], x[begin], y[begin], y[begin]};
   int i = begin;
   if (end - begin >= V::kWidth) {
     V x_lo = V::load(x + begin), x_hi = x_lo, y_lo = V::load(y + begin), y_hi = y_lo;
@@ -49,20 +49,10 @@ Grid::Bounds Grid::bounds(const float* x, const float* y, int begin, int end) {
     store(x_hi, lanes[1]);
     store(y_lo, lanes[2]);
     store(y_hi, lanes[3]);
-    for (int l = 0; l < V::kWidth; ++l) {
-      xmin = std::min(xmin, lanes[0][l]);
-      xmax = std::max(xmax, lanes[1][l]);
-      ymin = std::min(ymin, lanes[2][l]);
-      ymax = std::max(ymax, lanes[3][l]);
-    }
+    for (int l = 0; l < V::kWidth; ++l) box = box.merge({lanes[0][l], lanes[1][l], lanes[2][l], lanes[3][l]});
   }
-  for (; i < end; ++i) {
-    xmin = std::min(xmin, x[i]);
-    xmax = std::max(xmax, x[i]);
-    ymin = std::min(ymin, y[i]);
-    ymax = std::max(ymax, y[i]);
-  }
-  return {xmin, xmax, ymin, ymax};
+  for (; i < end; ++i) box = box.merge({x[i], x[i], y[i], y[i]});
+  return box;
 }
 
 Grid::Shape Grid::shape_for(int n, float radius, const Bounds& box) {
