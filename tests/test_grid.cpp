@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "tidepool/grid.h"
 
@@ -119,4 +120,31 @@ TEST_CASE("grid handles empty, single and far-apart sets", "[grid]") {
   // A huge extent makes the grid coarsen instead of allocating 10^12 cells.
   std::vector<float> x{-1e6f, -1e6f + 0.05f, 1e6f, 0.0f}, y{0.0f, 0.0f, 1e6f, 0.0f};
   CHECK(grid_pairs(x, y, 0.1f) == brute_pairs(x, y, 0.1f));
+}
+
+TEST_CASE("the bounding box holds every point wherever the extreme one lies", "[grid]") {
+  // Grid::bounds keeps a running box per SIMD lane and takes the points
+  // past the last whole group one by one: an extreme point in any lane,
+  // in the tail or as the first point must set the box.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int n : {1, 3, 8, 9, 15, 16, 17, 31, 40}) {
+    std::vector<float> x(n), y(n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = u(rng);
+      y[i] = u(rng);
+    }
+    for (int at = 0; at < n; ++at) {
+      for (int corner = 0; corner < 4; ++corner) {
+        std::vector<float> px = x, py = y;
+        (corner & 1 ? px : py)[at] = corner & 2 ? 5.0f : -5.0f;  // far outside the others
+        const Grid::Bounds b = Grid::bounds(px.data(), py.data(), 0, n);
+        INFO(n << " points, extreme point " << at << ", corner " << corner);
+        CHECK(b.xmin == *std::min_element(px.begin(), px.end()));
+        CHECK(b.xmax == *std::max_element(px.begin(), px.end()));
+        CHECK(b.ymin == *std::min_element(py.begin(), py.end()));
+        CHECK(b.ymax == *std::max_element(py.begin(), py.end()));
+      }
+    }
+  }
 }
