@@ -5,7 +5,7 @@
 # falls on both alike. An A/A run (no change) reads 0.99-1.01.
 #
 #   scripts/ab.sh [--rev REV] [--wasm] [--solver muller2003|dfsph]
-#                 [--particles N] [--pairs K] [--flags "FLAGS"]
+#                 [--particles N] [--pairs K] [--threads T] [--flags "FLAGS"]
 #
 # REV (default HEAD) is the base; the work side is src/core as it is now,
 # compiled with FLAGS added (to try a compiler option: --rev HEAD --flags ..).
@@ -14,13 +14,15 @@
 # Prints the median of the pairs' time ratios (work / base) with its
 # quartiles, the same median per stage (the step's own stage clock), and
 # whether the two states hash the same after the step.
+# --threads T (native only) steps both with one pool of T threads
+# (src/threads), to time a change to the threaded step.
 # Builds in build/ab (TIDEPOOL_AB_BUILD overrides). TIDEPOOL_SKIP_DEPS=1
 # skips scripts/deps.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
 
-rev=HEAD wasm=0 solver=muller2003 particles=4000 pairs=200 work_flags=""
+rev=HEAD wasm=0 solver=muller2003 particles=4000 pairs=200 threads=1 work_flags=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --rev) rev="$2"; shift 2 ;;
@@ -28,12 +30,17 @@ while [ $# -gt 0 ]; do
     --solver) solver="$2"; shift 2 ;;
     --particles) particles="$2"; shift 2 ;;
     --pairs) pairs="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
     --flags) work_flags="$2"; shift 2 ;;
     *) echo "[ab] unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
 
 OUT="${TIDEPOOL_AB_BUILD:-$ROOT/build/ab}"
+if [ "$wasm" = 1 ] && [ "$threads" != 1 ]; then
+  echo "[ab] --threads is native only (a wasm pool needs the -pthread build)" >&2
+  exit 2
+fi
 if [ "$wasm" = 1 ]; then
   [ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" wasm >&2
   CXX=em++ ARCH="-msimd128" OUT="$OUT/wasm"
@@ -71,10 +78,11 @@ echo "[ab] building $rev (base) and the working tree (work${work_flags:+ with $w
 side base "$OUT/base/src/core"
 # shellcheck disable=SC2086 # the flags split into words
 side work "$ROOT/src/core" $work_flags
-"$CXX" -O2 "$ROOT/scripts/ab/main.cpp" "$OUT"/obj/*.o "${LINK[@]}" -o "$PROGRAM" 2>&1 |
+"$CXX" -O2 -std=c++17 -pthread -I"$ROOT/src/core/include" -I"$ROOT/src/threads" -isystem "$OUT/glm-include" \
+  "$ROOT/scripts/ab/main.cpp" "$ROOT/src/threads/thread_pool.cpp" "$OUT"/obj/*.o "${LINK[@]}" -o "$PROGRAM" 2>&1 |
   grep -v 'warning' >&2 || true
 if [ "$wasm" = 1 ]; then
-  node "$PROGRAM" "$particles" "$solver" "$pairs"
+  node "$PROGRAM" "$particles" "$solver" "$pairs" "$threads"
 else
-  "$PROGRAM" "$particles" "$solver" "$pairs"
+  "$PROGRAM" "$particles" "$solver" "$pairs" "$threads"
 fi

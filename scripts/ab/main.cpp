@@ -8,8 +8,13 @@
 #include <cstring>
 #include <vector>
 
-bool base_setup(int particles, const char* solver);
-bool work_setup(int particles, const char* solver);
+#include "thread_pool.h"
+
+// ParallelFor's run, as side.cpp takes it (the sides' ParallelFor types
+// live in namespaces of their own, with this same layout).
+using RunFn = decltype(tidepool::ParallelFor::run);
+bool base_setup(int particles, const char* solver, RunFn run, void* user);
+bool work_setup(int particles, const char* solver, RunFn run, void* user);
 double base_step(uint64_t* hash, double* stages);
 double work_step(uint64_t* hash, double* stages);
 int base_stages();
@@ -21,17 +26,22 @@ static double at(std::vector<double> v, double q) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: ab PARTICLES muller2003|dfsph PAIRS\n");
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: ab PARTICLES muller2003|dfsph PAIRS THREADS\n");
     return 2;
   }
-  const int particles = std::atoi(argv[1]), pairs = std::atoi(argv[3]);
+  const int particles = std::atoi(argv[1]), pairs = std::atoi(argv[3]), threads = std::atoi(argv[4]);
   const bool dfsph = std::strcmp(argv[2], "dfsph") == 0;
-  if (particles < 1 || pairs < 1 || (!dfsph && std::strcmp(argv[2], "muller2003") != 0)) {
-    std::fprintf(stderr, "ab: PARTICLES and PAIRS must be positive, the solver muller2003 or dfsph\n");
+  if (particles < 1 || pairs < 1 || threads < 1 || (!dfsph && std::strcmp(argv[2], "muller2003") != 0)) {
+    std::fprintf(stderr, "ab: PARTICLES, PAIRS and THREADS must be positive, the solver muller2003 or dfsph\n");
     return 2;
   }
-  if (!base_setup(particles, argv[2]) || !work_setup(particles, argv[2])) return 1;
+  // One pool for both sides: a pool each would leave one's workers spinning
+  // while the other steps.
+  tidepool::ThreadPool pool(threads);
+  const tidepool::ParallelFor hook = pool.hook();
+  if (!base_setup(particles, argv[2], hook.run, hook.user) || !work_setup(particles, argv[2], hook.run, hook.user))
+    return 1;
   uint64_t hash_base = 0, hash_work = 0;
   const int stages = base_stages();
   std::vector<double> sb(stages), sw(stages);
@@ -54,7 +64,8 @@ int main(int argc, char** argv) {
     for (int s = 0; s < stages; ++s)
       if (sb[s] > 0.0) stage_ratio[s].push_back(sw[s] / sb[s]);
   }
-  std::printf("%s, %d particles, %d pairs of steps from one state\n", argv[2], particles, pairs);
+  std::printf("%s, %d particles, %d pairs of steps from one state, %d thread%s\n", argv[2], particles, pairs,
+              threads, threads > 1 ? "s" : "");
   std::printf("base %.1f us, work %.1f us a step (medians)\n", at(base, 0.5), at(work, 0.5));
   std::printf("work / base: median %.3f (quartiles %.3f-%.3f)\n", at(ratio, 0.5), at(ratio, 0.25),
               at(ratio, 0.75));

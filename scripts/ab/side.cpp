@@ -19,11 +19,14 @@ std::unique_ptr<tidepool::World> start, world;
 float dt = 0.0f;
 }  // namespace
 
-// The bench's dam break (src/cli/bench_scene.h) after 21 frames. False if
-// the scene cannot be built.
-bool AB_CAT(AB_SIDE, _setup)(int particles, const char* solver) {
+// The bench's dam break (src/cli/bench_scene.h) after 21 frames, stepped
+// with the ParallelFor hook (run, user) that main.cpp's thread pool gives
+// (run null: inline). False if the scene cannot be built.
+bool AB_CAT(AB_SIDE, _setup)(int particles, const char* solver, decltype(tidepool::ParallelFor::run) run,
+                             void* user) {
   using namespace tidepool;
   auto w = std::make_unique<World>();
+  w->set_parallel_for(ParallelFor{run, user});
   std::string err;
   if (!tidepool_cli::load_bench_scene(*w, particles, solver, &err)) {
     std::fprintf(stderr, "ab: %s\n", err.c_str());
