@@ -148,3 +148,58 @@ TEST_CASE("the bounding box holds every point wherever the extreme one lies", "[
     }
   }
 }
+
+TEST_CASE("the sort gives the same grid however its passes are split", "[grid]") {
+  // World::sort_and_bin runs Grid::sort's passes on the thread pool, which
+  // splits each into pieces run in any order: the grid must not depend on
+  // it. Clustered points (many share a cell) over enough cells for
+  // several of the sort's blocks of cells.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  const int n = 6000;
+  const float radius = 0.04f;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    const float cx = float(i % 7) * 0.3f, cy = float(i % 5) * 0.5f;  // 35 clusters
+    x[i] = cx + 0.1f * u(rng) * u(rng);
+    y[i] = cy + 0.1f * u(rng);
+  }
+  // Each grid's order and each sorted point's neighbour ranges, from a grid
+  // that sorted other points first (as World's does every step: nothing
+  // may be left over from the last sort).
+  auto grid_of = [&](auto&& parallel) {
+    Grid g;
+    std::vector<uint32_t> rank(n);
+    auto sort = [&](const std::vector<float>& px) {
+      g.shape(n, radius, Grid::bounds(px.data(), y.data(), 0, n));
+      parallel(n, [&](int begin, int end) { g.bin(px.data(), y.data(), begin, end); });
+      g.sort(rank.data(), parallel);
+    };
+    std::vector<float> shifted(x);
+    for (int i = 0; i < n; i += 3) shifted[i] = x[(i + n / 2) % n];
+    sort(shifted);
+    sort(x);
+    const auto& order = g.order();
+    std::vector<float> sx(n), sy(n);
+    for (int k = 0; k < n; ++k) {
+      sx[k] = x[order[k]];
+      sy[k] = y[order[k]];
+    }
+    g.bin(sx.data(), sy.data(), 0, n);
+    std::vector<int> out(order.begin(), order.end());
+    for (int k = 0; k < n; ++k)
+      g.for_each_range(k, [&](int begin, int end) {
+        out.push_back(begin);
+        out.push_back(end);
+      });
+    return out;
+  };
+  const std::vector<int> serial = grid_of([](int count, auto&& body) { body(0, count); });
+  // Pieces of 1 to 3 units, the last piece first.
+  const std::vector<int> split = grid_of([&](int count, auto&& body) {
+    std::vector<int> cuts{0};
+    while (cuts.back() < count) cuts.push_back(std::min(count, cuts.back() + 1 + int(rng() % 3)));
+    for (size_t p = cuts.size() - 1; p > 0; --p) body(cuts[p - 1], cuts[p]);
+  });
+  CHECK(split == serial);
+}

@@ -11,8 +11,7 @@ void Grid::build(const float* x, const float* y, int n, float radius) {
   shape(n, radius, bounds(x, y, 0, n));
   bin(x, y, 0, n);
   std::vector<uint32_t> rank(static_cast<size_t>(n));
-  count(rank.data());
-  place(rank.data(), 0, n);
+  sort(rank.data(), [](int count, auto&& body) { body(0, count); });
   std::vector<float> sx(static_cast<size_t>(n)), sy(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) {
     sx[k] = x[order_[k]];
@@ -98,34 +97,71 @@ void Grid::bin(const float* x, const float* y, int begin, int end) {
   for (int i = begin; i < end; ++i) cells[i] = cell_of(x[i], y[i], x0, y0, inv_w, inv_h, nx, ny);
 }
 
-void Grid::count(uint32_t* rank) {
-  const int n = n_, cells = nx_ * ny_;
-  // Counting sort (Green 2008): a histogram that also gives each point its
-  // rank among the earlier points of its cell, then the cells' starts as
-  // an exclusive prefix sum. Stable: equal cells keep their points' order
-  // (determinism). With the ranks, place() needs no cursor per cell, so it
-  // runs in parallel, and no point waits on the previous one's update of
-  // a shared count: the scatter of a cursor that moved down each cell had
-  // cost 3 ns a point, half of the serial sort (16 000 points, 49 of 93 us).
+void Grid::begin_sort() {
+  const int cells = nx_ * ny_;
   // A quarter more than asked when it grows past reserve(): a splash
   // widens the box a little at a time, and each exact growth would be a
   // reallocation.
   const size_t slots = static_cast<size_t>(cells) + 1;
   if (start_.capacity() < slots) start_.reserve(slots + slots / 4);
-  start_.assign(slots, 0);
+  start_.resize(slots);
+  start_[static_cast<size_t>(cells)] = n_;
+  order_.resize(static_cast<size_t>(n_));
+  cell_blocks_ = (cells + kCellBlock - 1) / kCellBlock;
+  block_start_.resize(static_cast<size_t>(cell_blocks_));
+}
+
+void Grid::clear_cells(int first_block, int end_block) {
+  const int cells = nx_ * ny_;
+  std::fill(start_.data() + first_block * kCellBlock, start_.data() + std::min(cells, end_block * kCellBlock), 0);
+}
+
+void Grid::count(uint32_t* rank) {
+  // The histogram also gives each point its rank among the earlier points
+  // of its cell. Stable: equal cells keep their points' order
+  // (determinism). With the ranks, place() needs no cursor per cell, so it
+  // runs in parallel, and no point waits on the previous one's update of
+  // a shared count: the scatter of a cursor that moved down each cell had
+  // cost 3 ns a point, half of the serial sort (16 000 points, 49 of 93 us).
   int* const start = start_.data();
   const int* const cell = cell_.data();
-  for (int i = 0; i < n; ++i) rank[i] = static_cast<uint32_t>(start[cell[i]]++);
-  // A running sum in a register: summing in place (start[c] += start[c -
-  // 1]) waited on each store's reload.
+  for (int i = 0; i < n_; ++i) rank[i] = static_cast<uint32_t>(start[cell[i]]++);
+}
+
+void Grid::sum_cells(int first_block, int end_block) {
+  const int cells = nx_ * ny_;
+  for (int b = first_block; b < end_block; ++b) {
+    const int* const counts = start_.data() + b * kCellBlock;
+    const int size = std::min(kCellBlock, cells - b * kCellBlock);
+    int points = 0;
+    for (int c = 0; c < size; ++c) points += counts[c];
+    block_start_[static_cast<size_t>(b)] = points;
+  }
+}
+
+void Grid::offset_blocks() {
   int run = 0;
-  for (int c = 0; c < cells; ++c) {
-    const int points = start[c];
-    start[c] = run;
+  for (int& b : block_start_) {
+    const int points = b;
+    b = run;
     run += points;
   }
-  start[cells] = n;
-  order_.resize(static_cast<size_t>(n));
+}
+
+void Grid::scan_cells(int first_block, int end_block) {
+  const int cells = nx_ * ny_;
+  for (int b = first_block; b < end_block; ++b) {
+    int* const start = start_.data() + b * kCellBlock;
+    const int size = std::min(kCellBlock, cells - b * kCellBlock);
+    // A running sum in a register: summing in place (start[c] += start[c -
+    // 1]) waited on each store's reload.
+    int run = block_start_[static_cast<size_t>(b)];
+    for (int c = 0; c < size; ++c) {
+      const int points = start[c];
+      start[c] = run;
+      run += points;
+    }
+  }
 }
 
 void Grid::place(const uint32_t* rank, int begin, int end) {

@@ -323,8 +323,7 @@ void World::sort_and_bin() {
   const int n = p.size();
   // Grid::build, on the thread pool where it can be: the bounding box,
   // every particle's cell (min and max are exact, so any split gives the
-  // same grid) and the sorted order's placement; the counting itself is
-  // serial.
+  // same grid) and the sort, all of it but its histogram.
   const float* x = p.x.data();
   const float* y = p.y.data();
   const Grid::Bounds box = reduce(
@@ -334,11 +333,9 @@ void World::sort_and_bin() {
   grid_.reserve(n, params_.h, {box_.min.x, box_.max.x, box_.min.y, box_.max.y});
   grid_.shape(n, params_.h, box);
   parallel(n, [&](int begin, int end) { grid_.bin(x, y, begin, end); });
-  // The ranks in tmp_id_, which the reorder below fills only after place().
+  // The ranks in tmp_id_, which the reorder below fills only after the sort.
   tmp_id_.resize(static_cast<size_t>(n));
-  uint32_t* const rank = tmp_id_.data();
-  grid_.count(rank);
-  parallel(n, [&](int begin, int end) { grid_.place(rank, begin, end); });
+  grid_.sort(tmp_id_.data(), [&](int count, auto&& body) { parallel(count, body); });
   grid_.bands(kMinBand, &bands_);
   // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
   // id) so that entry order[k] moves to position k, in one parallel loop

@@ -68,12 +68,24 @@ class Grid {
   // Room for the cells of n points in any box within `box` (a container the
   // points stay in), so that the cells never outgrow it: the cell starts
   // are most of the grid's memory, and growing as the points spread would
-  // leave up to a quarter of slack (count()).
+  // leave up to a quarter of slack (begin_sort()).
   void reserve(int n, float radius, const Bounds& box);
   void bin(const float* x, const float* y, int begin, int end);
-  // rank: n entries of the caller's scratch, which place() reads.
-  void count(uint32_t* rank);
-  void place(const uint32_t* rank, int begin, int end);
+  // Sorts the binned points by cell: a stable counting sort (Green 2008)
+  // that fills order() and the cell starts, in passes of which all but
+  // the histogram run over a split of their own range: parallel(n, body)
+  // calls body(begin, end) for pieces that cover [0, n) once, in any
+  // order or at once. rank: n entries of the caller's scratch.
+  template <class Parallel>
+  void sort(uint32_t* rank, Parallel&& parallel) {
+    begin_sort();
+    parallel(cell_blocks_, [&](int b0, int b1) { clear_cells(b0, b1); });
+    count(rank);
+    parallel(cell_blocks_, [&](int b0, int b1) { sum_cells(b0, b1); });
+    offset_blocks();
+    parallel(cell_blocks_, [&](int b0, int b1) { scan_cells(b0, b1); });
+    parallel(n_, [&](int begin, int end) { place(rank, begin, end); });
+  }
 
   const Array<int>& order() const { return order_; }
 
@@ -174,6 +186,22 @@ class Grid {
   };
   static Shape shape_for(int n, float radius, const Bounds& box);
 
+  // sort()'s passes. The cells are cut into blocks of kCellBlock: each
+  // block's counts are zeroed (clear_cells) and, after the histogram
+  // (count: each point's rank among the earlier points of its cell),
+  // summed (sum_cells); the sums become the blocks' first indices
+  // (offset_blocks, serial over the blocks), and each block turns its
+  // counts into starts from there (scan_cells). place() puts points
+  // [begin, end) at their sorted positions.
+  static constexpr int kCellBlock = 4096;
+  void begin_sort();
+  void clear_cells(int first_block, int end_block);
+  void count(uint32_t* rank);
+  void sum_cells(int first_block, int end_block);
+  void offset_blocks();
+  void scan_cells(int first_block, int end_block);
+  void place(const uint32_t* rank, int begin, int end);
+
   // The cell of a point (clamped into the grid, inside the empty rings), the
   // grid's fields passed in: bin() keeps them in locals.
   static TIDEPOOL_INLINE int cell_of(float x, float y, float x0, float y0, float inv_w, float inv_h,
@@ -209,6 +237,8 @@ class Grid {
   int nx_ = 0, ny_ = 0;
   float x0_ = 0.0f, y0_ = 0.0f, inv_w_ = 1.0f, inv_h_ = 1.0f;
   std::vector<int> start_;       // nx*ny + 1 prefix sums
+  int cell_blocks_ = 0;          // sort(): blocks of kCellBlock cells
+  std::vector<int> block_start_; // sort(): each block's points, then its first index
   Array<int> order_;             // sorted position -> original index
   // Per point, its cell: by original index for count() and place(), then by sorted index
   // (the caller's second bin()), so that a query costs two loads instead of
