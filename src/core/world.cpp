@@ -337,6 +337,12 @@ void World::sort_and_bin() {
   tmp_id_.resize(static_cast<size_t>(n));
   grid_.sort(tmp_id_.data(), [&](int count, auto&& body) { parallel(count, body); });
   grid_.bands(kMinBand, &bands_);
+  band_offset_.resize(bands_.size() - 1);
+  int round_points[2] = {0, 0};
+  for (size_t b = 0; b < band_offset_.size(); ++b) {
+    band_offset_[b] = round_points[b % 2];
+    round_points[b % 2] += bands_[b + 1] - bands_[b];
+  }
   // Reorders the state that lives across steps (x, y, vx, vy, aux0, aux1,
   // id) so that entry order[k] moves to position k, in one parallel loop
   // that reads order[k] once for all seven. The other fields are rewritten
@@ -1235,7 +1241,7 @@ size_t World::bytes_per_particle() const {
   bytes += p.surface.capacity() + keep_.capacity() + near_wall_.capacity() + near_obstacle_.capacity();
   bytes += obstacle_contacts_.capacity() * sizeof(int);
   bytes += grid_.bytes();
-  bytes += (list_end_.capacity() + bands_.capacity()) * sizeof(int);
+  bytes += (list_end_.capacity() + bands_.capacity() + band_offset_.capacity()) * sizeof(int);
   for (const ListBlock& b : list_blocks_)
     bytes += b.j.capacity() * sizeof(int) + (b.gx.capacity() + b.gy.capacity()) * sizeof(float);
   return bytes / static_cast<size_t>(p.size());

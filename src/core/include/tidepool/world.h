@@ -291,12 +291,26 @@ class World {
   // band is the first to write to its entries and to the odd band's after
   // it, so it zeroes both just before its body runs, while they are in its
   // core's cache, instead of a loop of its own over all of them first.
+  // A round's pieces are cut by its particles, not by its bands: a band
+  // goes to the piece its first particle falls in (band_offset_), so that
+  // the dense bands at the bottom of a pool do not leave one thread with
+  // most of the work.
   template <class Body>
   void for_bands(std::initializer_list<float*> sums, const Body& body) const {
     const int bands = static_cast<int>(bands_.size()) - 1;
     for (int round = 0; round < 2; ++round) {
-      parallel((bands - round + 1) / 2, [&](int k0, int k1) {
-        for (int k = k0; k < k1; ++k) {
+      const int count = (bands - round + 1) / 2;  // this round's bands, b = 2k + round
+      if (count == 0) continue;
+      const int last = 2 * (count - 1) + round;
+      const int points = band_offset_[last] + bands_[last + 1] - bands_[last];
+      parallel(points, [&](int begin, int end) {
+        int k0 = 0, k1 = count;  // the first band starting at or after begin
+        while (k0 < k1) {
+          const int mid = (k0 + k1) / 2;
+          if (band_offset_[2 * mid + round] < begin) k0 = mid + 1;
+          else k1 = mid;
+        }
+        for (int k = k0; k < count && band_offset_[2 * k + round] < end; ++k) {
           const int b = 2 * k + round;
           const int limit = bands_[std::min(b + 2, bands)];
           if (round == 0) {
@@ -340,6 +354,7 @@ class World {
   Array<uint32_t> tmp_id_;  // sort_and_bin's reordered ids
   Grid grid_;
   std::vector<int> bands_;  // for_bands: sorted indices where bands start, then n
+  std::vector<int> band_offset_;  // for_bands: per band, its round's particles before it
   std::vector<Obstacle> obstacles_;
   std::vector<Emitter> emitters_;
   std::vector<float> emitter_rows_;  // fractional rows owed per emitter
