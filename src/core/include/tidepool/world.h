@@ -303,14 +303,19 @@ class World {
       if (count == 0) continue;
       const int last = 2 * (count - 1) + round;
       const int points = band_offset_[last] + bands_[last + 1] - bands_[last];
-      parallel(points, [&](int begin, int end) {
-        int k0 = 0, k1 = count;  // the first band starting at or after begin
-        while (k0 < k1) {
-          const int mid = (k0 + k1) / 2;
-          if (band_offset_[2 * mid + round] < begin) k0 = mid + 1;
-          else k1 = mid;
+      // The first of this round's bands whose first particle is at or after `at`.
+      auto first_band = [&](int at) {
+        int lo = 0, hi = count;
+        while (lo < hi) {
+          const int mid = (lo + hi) / 2;
+          if (band_offset_[2 * mid + round] < at) lo = mid + 1;
+          else hi = mid;
         }
-        for (int k = k0; k < count && band_offset_[2 * k + round] < end; ++k) {
+        return lo;
+      };
+      parallel(points, [&](int begin, int end) {
+        const int k0 = first_band(begin), k1 = first_band(end);
+        for (int k = k0; k < k1; ++k) {
           const int b = 2 * k + round;
           const int limit = bands_[std::min(b + 2, bands)];
           if (round == 0) {
