@@ -292,10 +292,11 @@ struct F8 {
   F8(__m256 x) : v(x) {}               // NOLINT
   F8(float s) : v(_mm256_set1_ps(s)) {}  // NOLINT
   static F8 load(const float* p) { return _mm256_loadu_ps(p); }
-  // Eight loads, not vgatherdps: on this machine's AMD Zen 3 the gather
-  // instruction is slow enough that DFSPH's step, whose solves gather
-  // three values a list entry, ran 1.29x faster without it (same state,
-  // builds alternated step by step; docs/performance.md).
+  // Eight loads, not vgatherdps: the gather instruction is slow enough
+  // that DFSPH's step, whose solves gather three values a list entry, ran
+  // 1.29x faster without it on an AMD Zen 3 and 1.20x on a Zen 4 (same
+  // state, builds alternated step by step, scripts/ab.sh;
+  // docs/performance.md).
   static F8 gather(const float* base, const int* index) {
     return _mm256_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]],
                           base[index[4]], base[index[5]], base[index[6]], base[index[7]]);
