@@ -85,7 +85,9 @@ void Grid::shape(int n, float radius, const Bounds& box) {
 
 void Grid::reserve(int n, float radius, const Bounds& box) {
   const Shape s = shape_for(n, radius, box);
-  start_.reserve(static_cast<size_t>(s.nx) * s.ny + 1);
+  const size_t cells = static_cast<size_t>(s.nx) * s.ny;
+  start_.reserve(cells + 1);
+  block_start_.reserve((cells + kCellBlock - 1) / kCellBlock);
 }
 
 void Grid::bin(const float* x, const float* y, int begin, int end) {
@@ -108,12 +110,15 @@ void Grid::begin_sort() {
   start_[static_cast<size_t>(cells)] = n_;
   order_.resize(static_cast<size_t>(n_));
   cell_blocks_ = (cells + kCellBlock - 1) / kCellBlock;
-  block_start_.resize(static_cast<size_t>(cell_blocks_));
+  const size_t blocks = static_cast<size_t>(cell_blocks_);
+  if (block_start_.capacity() < blocks) block_start_.reserve(blocks + blocks / 4);  // as start_
+  block_start_.resize(blocks);
 }
 
 void Grid::clear_cells(int first_block, int end_block) {
   const int cells = nx_ * ny_;
-  std::fill(start_.data() + first_block * kCellBlock, start_.data() + std::min(cells, end_block * kCellBlock), 0);
+  int* const start = start_.data();
+  std::fill(start + first_block * kCellBlock, start + std::min(cells, end_block * kCellBlock), 0);
 }
 
 void Grid::count(uint32_t* rank) {

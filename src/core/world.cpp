@@ -337,6 +337,7 @@ void World::sort_and_bin() {
   tmp_id_.resize(static_cast<size_t>(n));
   grid_.sort(tmp_id_.data(), [&](int count, auto&& body) { parallel(count, body); });
   grid_.bands(kMinBand, &bands_);
+  if (band_offset_.capacity() < bands_.capacity()) band_offset_.reserve(bands_.capacity());  // as bands_
   band_offset_.resize(bands_.size() - 1);
   int round_points[2] = {0, 0};
   for (size_t b = 0; b < band_offset_.size(); ++b) {

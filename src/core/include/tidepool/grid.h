@@ -156,7 +156,7 @@ class Grid {
   }
 
   size_t bytes() const {
-    return start_.capacity() * sizeof(int) + bytes_of(order_) + bytes_of(cell_);
+    return (start_.capacity() + block_start_.capacity()) * sizeof(int) + bytes_of(order_) + bytes_of(cell_);
   }
 
  private:
