@@ -116,9 +116,8 @@ void Grid::begin_sort() {
 }
 
 void Grid::clear_cells(int first_block, int end_block) {
-  const int cells = nx_ * ny_;
   int* const start = start_.data();
-  std::fill(start + first_block * kCellBlock, start + std::min(cells, end_block * kCellBlock), 0);
+  std::fill(start + first_block * kCellBlock, start + block_end(end_block - 1), 0);
 }
 
 void Grid::count(uint32_t* rank) {
@@ -134,12 +133,10 @@ void Grid::count(uint32_t* rank) {
 }
 
 void Grid::sum_cells(int first_block, int end_block) {
-  const int cells = nx_ * ny_;
+  const int* const counts = start_.data();
   for (int b = first_block; b < end_block; ++b) {
-    const int* const counts = start_.data() + b * kCellBlock;
-    const int size = std::min(kCellBlock, cells - b * kCellBlock);
     int points = 0;
-    for (int c = 0; c < size; ++c) points += counts[c];
+    for (int c = b * kCellBlock, end = block_end(b); c < end; ++c) points += counts[c];
     block_start_[static_cast<size_t>(b)] = points;
   }
 }
@@ -154,14 +151,12 @@ void Grid::offset_blocks() {
 }
 
 void Grid::scan_cells(int first_block, int end_block) {
-  const int cells = nx_ * ny_;
+  int* const start = start_.data();
   for (int b = first_block; b < end_block; ++b) {
-    int* const start = start_.data() + b * kCellBlock;
-    const int size = std::min(kCellBlock, cells - b * kCellBlock);
     // A running sum in a register: summing in place (start[c] += start[c -
     // 1]) waited on each store's reload.
     int run = block_start_[static_cast<size_t>(b)];
-    for (int c = 0; c < size; ++c) {
+    for (int c = b * kCellBlock, end = block_end(b); c < end; ++c) {
       const int points = start[c];
       start[c] = run;
       run += points;

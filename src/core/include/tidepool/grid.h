@@ -14,6 +14,7 @@
 // neighbour query is five index ranges.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -194,6 +195,7 @@ class Grid {
   // counts into starts from there (scan_cells). place() puts points
   // [begin, end) at their sorted positions.
   static constexpr int kCellBlock = 4096;
+  int block_end(int b) const { return std::min(nx_ * ny_, (b + 1) * kCellBlock); }  // its cells' end
   void begin_sort();
   void clear_cells(int first_block, int end_block);
   void count(uint32_t* rank);
