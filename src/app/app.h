@@ -18,6 +18,7 @@
 #include "tidepool/world.h"
 
 #include "renderer.h"
+#include "thread_choice.h"
 #include "thread_pool.h"
 
 struct SDL_Window;
@@ -112,6 +113,9 @@ struct App {
   // World the app makes gets its hook (load() in main.cpp). Declared before
   // the world, so it outlives it.
   std::unique_ptr<tidepool::ThreadPool> pool;
+  // Whether a frame runs on the pool or on this thread (simulate()): the
+  // pool's threads do not pay on every device at every moment.
+  tidepool::ThreadChoice thread_choice;
   tidepool::World world;
   std::string scene;
   int particles_requested = 0;
@@ -171,6 +175,9 @@ bool set_param_text(App& app, const std::string& name, const std::string& text, 
 // not): the same state from the same start in every build and thread count.
 void advance_frames(App& app, int frames);
 std::vector<std::pair<std::string, float>> override_list(const App& app);
+// The threads the frames run on now: the pool's, or 1 where one thread
+// measured faster (App::thread_choice).
+int threads_in_use(const App& app);
 
 // Input (input.cpp).
 void handle_event(App& app, const SDL_Event& event, bool ui_wants_mouse);

@@ -76,6 +76,10 @@ void simulate(App& app, double frame_time) {
   tidepool::FrameStats sum;
   int ticks = 0;
   app.world.set_pointers(app.forces);
+  // The pool, or this thread alone where that measures faster (ThreadChoice).
+  const bool choose = app.pool->threads() > 1 && !app.paused;
+  if (choose)
+    app.world.set_parallel_for(app.thread_choice.next_frame_pooled() ? app.pool->hook() : tidepool::ParallelFor{});
   if (!app.paused) {
     app.accumulator += std::min(frame_time, kMaxFrameTime);
     while (app.accumulator >= kTick && ticks < kMaxTicksPerFrame) {
@@ -100,6 +104,7 @@ void simulate(App& app, double frame_time) {
     }
   }
   const double ms = now_ms() - t0;
+  if (choose && sum.substeps > 0) app.thread_choice.record(ms / sum.substeps);
   app.stats.ticks = ticks;
   app.stats.substeps = sum.substeps;
   if (ticks > 0) app.stats.last = sum;
@@ -233,6 +238,7 @@ bool load(App& app, const std::string& scene, int particles) {
     }
   }
   app.world = std::move(fresh);
+  app.thread_choice.restart();  // other work: its timings start again
   app.scene = scene;
   app.particles_requested = particles;
   app.accumulator = 0.0;
@@ -276,6 +282,11 @@ bool set_param_text(App& app, const std::string& name, const std::string& text, 
   float value = 0.0f;
   if (!tidepool::parse_param_value(*info, text, &value, error)) return false;
   return set_param(app, name, value, error);
+}
+
+int threads_in_use(const App& app) {
+  const int pool = app.pool ? app.pool->threads() : 1;
+  return pool > 1 && !app.thread_choice.pooled() ? 1 : pool;
 }
 
 void advance_frames(App& app, int frames) {
@@ -482,9 +493,11 @@ int run(int argc, char** argv) {
     frame(*app);
     if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
   }
-  std::printf("tidepool_app: %llu frames, %d particles, mean (%.3f, %.3f), %.1f fps, %d thread%s\n",
+  std::printf("tidepool_app: %llu frames, %d particles, mean (%.3f, %.3f), %.1f fps, sim %.2f ms a frame, "
+              "%d thread%s (%d in use)\n",
               static_cast<unsigned long long>(app->stats.frame), app->world.count(), app->stats.mean.x,
-              app->stats.mean.y, app->stats.fps, app->pool->threads(), app->pool->threads() > 1 ? "s" : "");
+              app->stats.mean.y, app->stats.fps, app->stats.sim_ms, app->pool->threads(),
+              app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();

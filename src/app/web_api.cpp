@@ -51,6 +51,7 @@ std::string stats_json(const App& app) {
   j += "\"frame\":" + std::to_string(s.frame);
   j += ",\"particles\":" + std::to_string(app.world.count());
   j += ",\"threads\":" + std::to_string(app.pool ? app.pool->threads() : 1);
+  j += ",\"threadsInUse\":" + std::to_string(threads_in_use(app));
   j += ",\"fps\":" + json_number(s.fps);
   j += ",\"simMs\":" + json_number(s.sim_ms);
   j += ",\"frameMs\":" + json_number(s.frame_ms);

@@ -84,13 +84,15 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
     const s1 = await simulate(page, 0.3);
     t.diagnostic(
       `crossOriginIsolated ${env.coi}, SharedArrayBuffer ${env.sab}, hardwareConcurrency ${env.cores}; loaded ${built(log)}, ` +
-        `${s1.threads} threads; water in the column ${(100 * w.column).toFixed(1)} %, in the empty tank ${(100 * w.empty).toFixed(2)} %; ` +
+        `${s1.threads} threads (${s1.threadsInUse} in use); water in the column ${(100 * w.column).toFixed(1)} %, in the empty tank ${(100 * w.empty).toFixed(2)} %; ` +
         `frames ${s0.frame} -> ${s1.frame}, time ${s0.time.toFixed(3)} -> ${s1.time.toFixed(3)} s, sim ${s1.simMs.toFixed(1)} ms/frame`,
     );
     assert.equal(env.coi, true);
     assert.equal(built(log), 'tidepool-mt');
     assert.ok(!log.requests.includes('/tidepool.wasm'), 'only the threads build is fetched');
     assert.ok(s1.threads >= 2, `threads ${s1.threads}`);
+    // All of them, or one where one measured faster (src/threads/thread_choice.h).
+    assert.ok(s1.threadsInUse === s1.threads || s1.threadsInUse === 1, `threads in use ${s1.threadsInUse}`);
     assert.ok(w.column > 0.6, `the column is water (${w.column})`);
     assert.ok(w.empty < 0.01, `the empty part is dry (${w.empty})`);
     assert.ok(s1.frame > s0.frame + 3, 'frames advance');
@@ -110,6 +112,7 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
     assert.equal(built(log), 'tidepool');
     assert.ok(!log.requests.some((p) => p.startsWith('/tidepool-mt')), 'nothing of the threads build is fetched');
     assert.equal(b.threads, 1);
+    assert.equal(b.threadsInUse, 1);
     assert.ok(b.frame > a.frame);
     assert.deepEqual(log.errors, []);
     await closeAll();
