@@ -18,7 +18,8 @@
 // the caller, instead of the caller waiting a scheduler time slice for it.
 // What a loop costs beyond its chunks is the cache lines the threads hand
 // each other: between this machine's two vCPUs a line goes there and back
-// in 340-440 ns (a ping-pong of one flag). So a loop is announced in one
+// in 57-440 ns (a ping-pong of one flag; the host's phase decides, see
+// docs/performance.md, "Threads"). So a loop is announced in one
 // line (the loop's fields and its generation), a thread's cursor is reset
 // by no one (it counts chunks over all loops), and a worker reports the
 // chunks it ran in a line of its own, once for its own chunks and once for
@@ -94,7 +95,8 @@ class ThreadPool {
   // Per thread, in lines of their own: the next of its chunks to claim,
   // counted over all loops (loop g's are (g - 1) K .. g K - 1, K =
   // kChunksPerThread), and the chunks it has run, over all loops, which a
-  // worker publishes once a loop and the caller sums.
+  // worker publishes as it finishes a thread's share (help()) and the
+  // caller sums.
   struct alignas(64) Counter {
     std::atomic<int64_t> value{0};
   };
