@@ -167,6 +167,7 @@ TEST_CASE("the sort gives the same grid however its passes are split", "[grid]")
   // Each grid's order and each sorted point's neighbour ranges, from a grid
   // that sorted other points first (as World's does every step: nothing
   // may be left over from the last sort).
+  int blocks = 0;  // the last grid's blocks of cells
   auto grid_of = [&](auto&& parallel) {
     Grid g;
     std::vector<uint32_t> rank(n);
@@ -179,6 +180,7 @@ TEST_CASE("the sort gives the same grid however its passes are split", "[grid]")
     for (int i = 0; i < n; i += 3) shifted[i] = x[(i + n / 2) % n];
     sort(shifted);
     sort(x);
+    blocks = g.cell_blocks();
     const auto& order = g.order();
     std::vector<float> sx(n), sy(n);
     for (int k = 0; k < n; ++k) {
@@ -202,4 +204,6 @@ TEST_CASE("the sort gives the same grid however its passes are split", "[grid]")
     for (size_t p = cuts.size() - 1; p > 0; --p) body(cuts[p - 1], cuts[p]);
   });
   CHECK(split == serial);
+  // The splits cut between blocks of cells only if there are several.
+  CHECK(blocks >= 3);
 }

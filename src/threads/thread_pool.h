@@ -13,7 +13,8 @@
 // 1.47-1.57x with owned chunks against 1.28-1.46x with the shared counter,
 // DFSPH 1.66-1.84x against 1.45-1.65x. The core's
 // stages write only their own indices, so the result is the same for any
-// thread count and whoever runs a chunk (tests/test_scenes.cpp). Claiming matters when the cores are busy with
+// thread count and whoever runs a chunk (tests/test_scenes.cpp); that every
+// index of every loop runs exactly once is tests/test_threads.cpp. Claiming matters when the cores are busy with
 // other programs: a worker that wakes late finds its chunk already done by
 // the caller, instead of the caller waiting a scheduler time slice for it.
 // What a loop costs beyond its chunks is the cache lines the threads hand

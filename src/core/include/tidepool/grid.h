@@ -89,6 +89,10 @@ class Grid {
   }
 
   const Array<int>& order() const { return order_; }
+  // The blocks of cells sort() splits its cell passes into (the last one's
+  // cells may be fewer than kCellBlock).
+  static constexpr int kCellBlock = 4096;
+  int cell_blocks() const { return cell_blocks_; }
 
   // Calls f(begin, end) for the five sorted-index ranges, one per cell row,
   // that hold every point within the radius of the point at sorted position i.
@@ -194,7 +198,6 @@ class Grid {
   // (offset_blocks, serial over the blocks), and each block turns its
   // counts into starts from there (scan_cells). place() puts points
   // [begin, end) at their sorted positions.
-  static constexpr int kCellBlock = 4096;
   int block_end(int b) const { return std::min(nx_ * ny_, (b + 1) * kCellBlock); }  // its cells' end
   void begin_sort();
   void clear_cells(int first_block, int end_block);
