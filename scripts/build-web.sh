@@ -5,7 +5,8 @@
 # picks one), nothing else; copy that folder to any static host.
 # Also builds the CLI for the browser bench page (web/site/bench.html) into
 # build/web/bench/: tidepool-cli.js and tidepool-cli.wasm, from the same
-# core objects as the toy.
+# core objects as the toy, and its threads build tidepool-cli-mt.js, .wasm
+# and .worker.js (`bench.html?threads=N`), from the threads build's.
 #
 #   scripts/build-web.sh            (TIDEPOOL_SKIP_DEPS=1 skips scripts/deps.sh)
 #
@@ -28,7 +29,7 @@ mkdir -p "$BUILD"
 echo "[build-web] configuring $BUILD"
 emcmake cmake -S "$ROOT" -B "$BUILD" \
   -DCMAKE_BUILD_TYPE=Release \
-  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=ON \
+  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=ON -DTIDEPOOL_BENCH_DIR="$BENCH" \
   -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_PREFIX" \
   -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log"; echo "[build-web] configure failed" >&2; exit 1; }
@@ -39,12 +40,12 @@ echo "[build-web] configuring the threads build $BUILD_MT"
 mkdir -p "$BUILD_MT"
 emcmake cmake -S "$ROOT" -B "$BUILD_MT" \
   -DCMAKE_BUILD_TYPE=Release -DTIDEPOOL_WASM_THREADS=ON -DTIDEPOOL_DIST_DIR="$DIST" \
-  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=OFF \
+  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=ON -DTIDEPOOL_BENCH_DIR="$BENCH" \
   -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_MT_PREFIX" \
   -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD_MT/configure.log" 2>&1 ||
   { cat "$BUILD_MT/configure.log"; echo "[build-web] configure (threads) failed" >&2; exit 1; }
 echo "[build-web] building the threads build (nice, -j$TIDEPOOL_JOBS)"
-nice -n 10 cmake --build "$BUILD_MT" --target tidepool_app -j"$TIDEPOOL_JOBS"
+nice -n 10 cmake --build "$BUILD_MT" --target tidepool_app tidepool_web -j"$TIDEPOOL_JOBS"
 
 # The folder must hold exactly what a static host serves.
 PAGE_FILES=(index.html tidepool.js tidepool.wasm tidepool-mt.js tidepool-mt.wasm tidepool-mt.worker.js)
@@ -54,7 +55,7 @@ for f in "${PAGE_FILES[@]}"; do
   keep+=(! -name "$f")
 done
 find "$DIST" -mindepth 1 "${keep[@]}" -exec rm -rf {} +
-for f in tidepool-cli.js tidepool-cli.wasm; do
+for f in tidepool-cli.js tidepool-cli.wasm tidepool-cli-mt.js tidepool-cli-mt.wasm tidepool-cli-mt.worker.js; do
   [ -s "$BENCH/$f" ] || { echo "[build-web] $BENCH/$f is missing" >&2; exit 1; }
 done
 echo "[build-web] done ($((SECONDS - t0)) s):"

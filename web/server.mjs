@@ -168,7 +168,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     ({ url }) => {
       console.log(`Tidepool: ${url}`);
       console.log(`  embed example: ${url}embed.html`);
-      console.log(`  bench (wasm, in this browser): ${url}bench.html  (?args=--quick for a short run)`);
+      console.log(`  bench (wasm, in this browser): ${url}bench.html  (?args=--quick for a short run; &threads=2 when isolated)`);
       console.log(`  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes: the threads build runs' : 'no: the single-threaded build runs'}`);
       console.log('  Ctrl-C to stop');
     },

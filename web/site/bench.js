@@ -1,5 +1,6 @@
 // The browser bench page: runs `tidepool bench ARGS` (the CLI compiled for
-// the browser, /bench/tidepool-cli.js) in bench-worker.js and shows its
+// the browser, /bench/tidepool-cli.js, or with --threads its -pthread build
+// tidepool-cli-mt.js) in bench-worker.js and shows its
 // output as it arrives. The state is also in window.tidepoolBench for tests
 // and scripts: {args, lines, stderr, results, summary, done, exitCode, error,
 // startedAt, firstResultAt, finishedAt} (times from performance.now();
@@ -27,7 +28,7 @@
   // page's markup except as text.
   function benchArgs(query) {
     const args = [];
-    const known = new Set(['args', 'sizes', 'solver', 'capacity', 'quick', 'json']);
+    const known = new Set(['args', 'sizes', 'solver', 'capacity', 'quick', 'json', 'threads']);
     for (const key of query.keys())
       if (!known.has(key)) console.warn(`bench: unknown query parameter '${key}' ignored`);
     const text = query.get('args');
@@ -37,6 +38,7 @@
     if (query.has('solver')) args.push('--solver', query.get('solver'));
     if (query.get('capacity') === '0') args.push('--no-capacity');
     if (query.get('json') === '1') args.push('--json');
+    if (query.has('threads')) args.push('--threads', query.get('threads'));
     return args;
   }
 
@@ -73,7 +75,8 @@
         for (const cell of [obj.solver, String(obj.particles), fmt(obj.neighbours, 1),
           obj.particle_steps_per_s.toExponential(3), fmt(obj.ms_per_step, 3),
           String(obj.bytes_per_particle), fmt(obj.iterations_per_step, 1),
-          obj.solver_passes_per_step > 0 ? fmt(obj.pressure_ns_per_particle_pass, 1) : '-']) {
+          obj.solver_passes_per_step > 0 ? fmt(obj.pressure_ns_per_particle_pass, 1) : '-',
+          obj.speedup_vs_1_thread ? `${fmt(obj.speedup_vs_1_thread, 2)}x` : '-']) {
           const td = document.createElement('td');
           td.textContent = cell;
           tr.append(td);
@@ -128,6 +131,16 @@
     status('This browser has no WebAssembly or no Web Workers: the bench cannot run here.', true);
     return;
   }
+  // `--threads` runs the -pthread build, whose threads share memory: only a
+  // cross-origin isolated page has SharedArrayBuffer.
+  const threads = state.args.includes('--threads');
+  if (threads && !self.crossOriginIsolated) {
+    status('--threads needs a cross-origin isolated page (COOP/COEP headers, as scripts/serve.sh sends): ' +
+      'this one is not, so the bench was not started.', true);
+    state.done = true;
+    state.error = 'not cross-origin isolated';
+    return;
+  }
   state.startedAt = performance.now();
   const label = ['tidepool', 'bench', ...state.args].join(' ');
   status(`running ${label} …`);
@@ -152,5 +165,5 @@
     console.error(`bench: ${what}`);
     finish(null, what);
   };
-  worker.postMessage({ args: state.args });
+  worker.postMessage({ args: state.args, threads });
 })();

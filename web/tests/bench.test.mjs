@@ -2,8 +2,9 @@
 // compiled for the browser runs in a Web Worker and its lines reach the page
 // while it runs. Same setup as browser.test.mjs: playwright-core drives
 // Debian's Chromium; the server is web/server.mjs, started in-process.
-// TIDEPOOL_BENCH overrides the folder of tidepool-cli.js/.wasm
-// (build/web/bench, built by scripts/build-web.sh), CHROMIUM the browser.
+// TIDEPOOL_BENCH overrides the folder of tidepool-cli.js/.wasm and the
+// threads build's tidepool-cli-mt.* (build/web/bench, built by
+// scripts/build-web.sh), CHROMIUM the browser.
 //
 //   node --test web/tests/bench.test.mjs          (scripts/test.sh runs this)
 import { describe, test, before, after } from 'node:test';
@@ -19,28 +20,31 @@ const benchDir = path.resolve(process.env.TIDEPOOL_BENCH || path.join(buildDir, 
 const LONG = 180_000;
 
 let server;
+let isolated;  // the same, cross-origin isolated (COOP/COEP), for --threads
 let browser;
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(benchDir, 'tidepool-cli.wasm')),
-    `${benchDir}/tidepool-cli.wasm is missing: run scripts/build-web.sh`);
+  for (const file of ['tidepool-cli.wasm', 'tidepool-cli-mt.wasm', 'tidepool-cli-mt.worker.js'])
+    assert.ok(fs.existsSync(path.join(benchDir, file)), `${benchDir}/${file} is missing: run scripts/build-web.sh`);
   // The toy's dist/ is not needed by this page; the server only requires a root.
   server = await startServer({ benchRoot: benchDir, port: 0 });
+  isolated = await startServer({ benchRoot: benchDir, port: 0, isolate: true });
   browser = await chromium.launch({ executablePath: chromiumPath, args: quietArgs });
 });
 
 after(async () => {
   if (browser) await browser.close();
   if (server) await server.close();
+  if (isolated) await isolated.close();
 });
 
 // Opens the page and records errors from the page and its worker, and any
 // request that leaves the server (the page must work offline).
-async function openBench(query) {
+async function openBench(query, from = server) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const log = watchPage(page, server.url);
-  await page.goto(new URL(`bench.html?${query}`, server.url).href);
+  const log = watchPage(page, from.url);
+  await page.goto(new URL(`bench.html?${query}`, from.url).href);
   return { context, page, log };
 }
 
@@ -114,6 +118,39 @@ describe('bench page', () => {
     for (const r of s.results) assert.match(r, /^dfsph\s+\d+/);
     assert.match(s.summary, /^cost spread dfsph\s+[0-9.]+x per particle-step/m);
     assert.match(s.summary, /^reference \(seed 000 algorithm/m);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+
+  test('threads=2 on a cross-origin isolated page: the -pthread build, each row timed against one thread', { timeout: LONG + 30_000 }, async (t) => {
+    const { context, page, log } = await openBench('quick=1&sizes=1000&solver=muller2003&capacity=0&json=1&threads=2', isolated);
+    const s = await finished(page);
+    const cells = await page.locator('#results tbody tr td:last-child').allTextContents();
+    t.diagnostic(`args ${JSON.stringify(s.args)}; ` +
+      s.results.map((r) => `${r.solver} ${r.particles}: ${(r.particle_steps_per_s / 1e6).toFixed(3)} M p-steps/s, ` +
+        `${r.speedup_vs_1_thread}x vs 1 thread`).join(', ') + `; stderr ${JSON.stringify(s.stderr)}`);
+    assert.equal(s.exitCode, 0, `exit status (stderr: ${s.stderr.join(' | ')})`);
+    assert.deepEqual(s.args, ['--quick', '--sizes', '1000', '--solver', 'muller2003', '--no-capacity', '--json', '--threads', '2']);
+    assert.ok(s.results.length >= 1);
+    for (const r of s.results) {
+      assert.equal(r.threads, 2, 'the program ran with two threads');
+      assert.ok(r.speedup_vs_1_thread > 0, `speedup ${r.speedup_vs_1_thread}`);
+    }
+    assert.equal(cells.length, s.results.length);
+    for (const c of cells) assert.match(c, /^[0-9.]+x$/);
+    assert.deepEqual(log.errors, []);
+    assert.deepEqual(log.outside, []);
+    await context.close();
+  });
+
+  test('threads=2 on a page that is not cross-origin isolated: it says so and starts nothing', { timeout: LONG }, async (t) => {
+    const { context, page, log } = await openBench('quick=1&threads=2');
+    const s = await finished(page);
+    const status = await page.locator('#status').textContent();
+    t.diagnostic(`status "${status}"`);
+    assert.equal(s.error, 'not cross-origin isolated');
+    assert.equal(s.startedAt, 0, 'no bench started');
+    assert.match(status, /cross-origin isolated/);
     assert.deepEqual(log.errors, []);
     await context.close();
   });
