@@ -12,7 +12,7 @@
 # (TIDEPOOL_WASM_CLI_MT_BUILD overrides) instead, and the bench runs its
 # loops on N threads in node's worker threads (7 are started up front);
 # --threads 1 measures that build on one thread (the plain build has no
-# threads and refuses the option).
+# threads and takes only --threads 1).
 # Everything but the bench's own output goes to stderr, so `--json` on stdout
 # stays one JSON object per line. TIDEPOOL_SKIP_DEPS=1 skips scripts/deps.sh.
 set -euo pipefail

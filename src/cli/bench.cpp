@@ -27,6 +27,14 @@ double now_ms(void* = nullptr) {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
+// The most threads --threads takes: a WebAssembly threads build has only
+// the workers it made before main() (src/cli/CMakeLists.txt), one without
+// threads has one.
+#ifndef TIDEPOOL_MAX_THREADS
+#define TIDEPOOL_MAX_THREADS 64
+#endif
+constexpr int kMaxThreads = kThreadsAvailable ? TIDEPOOL_MAX_THREADS : 1;
+
 constexpr float kFrame = 1.0f / 60.0f;
 constexpr double kBudgetMs = 1000.0 / 60.0;
 // Every size is measured over the same window of simulated time, from the
@@ -275,9 +283,9 @@ int bench(int argc, char** argv) {
       }
     } else if (a == "--threads" && k + 1 < argc) {
       threads = std::atoi(argv[++k]);
-      if (threads < 1 || threads > 64 || !kThreadsAvailable) {
-        std::fprintf(stderr, "tidepool bench: --threads %s: must be in [1, 64]%s\n", argv[k],
-                     kThreadsAvailable ? "" : " (this build has no threads: 1)");
+      if (threads < 1 || threads > kMaxThreads) {
+        std::fprintf(stderr, "tidepool bench: --threads %s: must be in [1, %d]%s\n", argv[k], kMaxThreads,
+                     kThreadsAvailable ? "" : " (this build has no threads)");
         return 2;
       }
     } else if (a == "--solver" && k + 1 < argc) {

@@ -143,6 +143,16 @@ describe('bench page', () => {
     await context.close();
   });
 
+  test('more threads than the build made workers for: the program says so, exit status 2', { timeout: LONG }, async (t) => {
+    const { context, page, log } = await openBench('quick=1&threads=9', isolated);
+    const s = await finished(page);
+    t.diagnostic(`exit ${s.exitCode}; stderr ${JSON.stringify(s.stderr)}`);
+    assert.equal(s.exitCode, 2);
+    assert.ok(s.stderr.some((l) => l.includes('--threads 9: must be in [1, 8]')), 'stderr names the limit');
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+
   test('threads=2 on a page that is not cross-origin isolated: it says so and starts nothing', { timeout: LONG }, async (t) => {
     const { context, page, log } = await openBench('quick=1&threads=2');
     const s = await finished(page);
