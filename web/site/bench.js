@@ -155,8 +155,10 @@
       appendOut(m.line, 'stderr');
     } else if (m.type === 'exit') finish(m.code);
     else if (m.type === 'abort') {
-      console.error(`bench: ${m.what}`);
-      finish(null, m.what);
+      // abort() without a reason (the C library's) passes an empty one.
+      const what = m.what || 'the program aborted (its last output is below)';
+      console.error(`bench: ${what}`);
+      finish(null, what);
     }
   };
   worker.onerror = (e) => {
