@@ -51,6 +51,7 @@ constexpr int kMaxRuns = 25;
 struct Engine {
   ParallelFor parallel;
   int lanes = World::simd_width();
+  int threads = 1;  // the pool's, when `parallel` is one
 };
 
 bool bench_world(World& w, int particles, const char* solver, const Engine& e) {
@@ -82,6 +83,7 @@ struct Measurement {
   double passes;  // DFSPH's passes over its lists a step (solver_passes)
   std::array<double, kStageCount> stage_ms;
   double speedup;  // over the same frames on one thread (threads > 1), else 0
+  double copies;   // what the machine gives that many threads (time_window), else 0
   double wall_ms;  // the measured frames' wall time
   int runs;        // runs of the window, this one their median
 };
@@ -90,18 +92,29 @@ struct Measurement {
 // copy of the world runs the same frames inline, in turn with the threaded
 // one frame by frame: the results do not depend on the thread count, so
 // both do exactly the same work, and whatever else slows the machine slows
-// both alike.
+// both alike. Then as many single-threaded copies as the pool has threads
+// run the frame at once, one on each thread (a loop of that many entries on
+// the pool): their speed over the one copy's is what the machine gives that
+// many threads of independent work at that moment. On this 2-core KVM guest
+// that moves with the host from second to second, and the threaded step,
+// which hands data between the cores a dozen times a step, falls further
+// than independent work when it does (docs/performance.md, "Threads"). Up to
+// 16 000 particles it bounds the threaded speedup; at 64 000 the copies,
+// twice the data, compete for the caches and memory, and the threaded world,
+// each core on half of one world's data, can beat them.
 Measurement time_window(const World& start, const char* solver, double seconds, const Engine& e) {
   World w = start;
   const bool twin = e.parallel.run != nullptr;
   World solo;
+  std::vector<World> copies;
   if (twin) {
     solo = start;
     solo.set_parallel_for(ParallelFor{});
+    copies.assign(static_cast<size_t>(e.threads), solo);
   }
   const Clock clock{&now_ms, nullptr};
   long substeps = 0, iterations = 0, passes = 0;
-  double nb = 0.0, ms = 0.0, solo_ms = 0.0;
+  double nb = 0.0, ms = 0.0, solo_ms = 0.0, copies_ms = 0.0;
   std::array<double, kStageCount> stages{};
   int frames = 0;
   for (double t = 0; t < seconds; t += kFrame) {
@@ -111,7 +124,18 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
     ms += t1 - t0;
     if (twin) {
       solo.advance(kFrame);
-      solo_ms += now_ms() - t1;
+      const double t2 = now_ms();
+      solo_ms += t2 - t1;
+      // The pool cuts a loop of `threads` entries so that entry k is in
+      // thread k's own chunks (thread_pool.h): one copy per thread, unless
+      // a thread is late and another takes its copy over.
+      e.parallel.run(
+          e.threads,
+          [](int begin, int end, void* ctx) {
+            for (int k = begin; k < end; ++k) static_cast<World*>(ctx)[k].advance(kFrame);
+          },
+          copies.data(), e.parallel.user);
+      copies_ms += now_ms() - t2;
     }
     substeps += st.substeps;
     iterations += st.solver_iterations + st.divergence_iterations;
@@ -131,6 +155,7 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
   m.passes = static_cast<double>(passes) / static_cast<double>(substeps);
   for (int k = 0; k < kStageCount; ++k) m.stage_ms[k] = stages[k] / static_cast<double>(substeps);
   m.speedup = twin ? solo_ms / ms : 0.0;
+  m.copies = twin ? e.threads * solo_ms / copies_ms : 0.0;
   m.wall_ms = ms;
   return m;
 }
@@ -318,7 +343,7 @@ int bench(int argc, char** argv) {
   }
   ThreadPool pool(threads);
   lanes = std::min(lanes, World::simd_width());  // what the build has (widths 1 < 4 < 8)
-  const Engine engine{pool.hook(), lanes};
+  const Engine engine{pool.hook(), lanes, threads};
   if (quick) {
     sizes = {1000, 4000};
     do_capacity = false;
@@ -368,7 +393,10 @@ int bench(int argc, char** argv) {
         for (int k = 0; k < kStageCount; ++k)
           std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
         std::printf("}");
-        if (m.speedup > 0.0) std::printf(",\"speedup_vs_1_thread\":%.3f", m.speedup);
+        if (m.speedup > 0.0) {
+          std::printf(",\"speedup_vs_1_thread\":%.3f,\"copies_at_once_vs_1_thread\":%.3f", m.speedup,
+                      m.copies);
+        }
         std::printf("}\n");
       } else {
         std::printf("%-11s %8d %6.1f %12.3g %9.3f %6.0f %6.1f ", m.solver, m.particles, m.neighbours,
@@ -379,7 +407,7 @@ int bench(int argc, char** argv) {
           std::printf("%7s ", "-");
         }
         for (int k = 0; k < kStageCount; ++k) std::printf(" %s %.3f", stage_name(k), m.stage_ms[k]);
-        if (m.speedup > 0.0) std::printf("  %.2fx vs 1 thread", m.speedup);
+        if (m.speedup > 0.0) std::printf("  %.2fx vs 1 thread (%d copies at once %.2fx)", m.speedup, threads, m.copies);
         std::printf("\n");
       }
       std::fflush(stdout);

@@ -76,7 +76,8 @@
           obj.particle_steps_per_s.toExponential(3), fmt(obj.ms_per_step, 3),
           String(obj.bytes_per_particle), fmt(obj.iterations_per_step, 1),
           obj.solver_passes_per_step > 0 ? fmt(obj.pressure_ns_per_particle_pass, 1) : '-',
-          obj.speedup_vs_1_thread ? `${fmt(obj.speedup_vs_1_thread, 2)}x` : '-']) {
+          obj.speedup_vs_1_thread ? `${fmt(obj.speedup_vs_1_thread, 2)}x` : '-',
+          obj.copies_at_once_vs_1_thread ? `${fmt(obj.copies_at_once_vs_1_thread, 2)}x` : '-']) {
           const td = document.createElement('td');
           td.textContent = cell;
           tr.append(td);

@@ -125,19 +125,23 @@ describe('bench page', () => {
   test('threads=2 on a cross-origin isolated page: the -pthread build, each row timed against one thread', { timeout: LONG + 30_000 }, async (t) => {
     const { context, page, log } = await openBench('quick=1&sizes=1000&solver=muller2003&capacity=0&json=1&threads=2', isolated);
     const s = await finished(page);
-    const cells = await page.locator('#results tbody tr td:last-child').allTextContents();
+    const speedups = await page.locator('#results tbody tr td:nth-last-child(2)').allTextContents();
+    const copies = await page.locator('#results tbody tr td:last-child').allTextContents();
     t.diagnostic(`args ${JSON.stringify(s.args)}; ` +
       s.results.map((r) => `${r.solver} ${r.particles}: ${(r.particle_steps_per_s / 1e6).toFixed(3)} M p-steps/s, ` +
-        `${r.speedup_vs_1_thread}x vs 1 thread`).join(', ') + `; stderr ${JSON.stringify(s.stderr)}`);
+        `${r.speedup_vs_1_thread}x vs 1 thread, copies at once ${r.copies_at_once_vs_1_thread}x`).join(', ') + `; stderr ${JSON.stringify(s.stderr)}`);
     assert.equal(s.exitCode, 0, `exit status (stderr: ${s.stderr.join(' | ')})`);
     assert.deepEqual(s.args, ['--quick', '--sizes', '1000', '--solver', 'muller2003', '--no-capacity', '--json', '--threads', '2']);
     assert.ok(s.results.length >= 1);
     for (const r of s.results) {
       assert.equal(r.threads, 2, 'the program ran with two threads');
       assert.ok(r.speedup_vs_1_thread > 0, `speedup ${r.speedup_vs_1_thread}`);
+      assert.ok(r.copies_at_once_vs_1_thread > 0, `copies at once ${r.copies_at_once_vs_1_thread}`);
     }
-    assert.equal(cells.length, s.results.length);
-    for (const c of cells) assert.match(c, /^[0-9.]+x$/);
+    for (const cells of [speedups, copies]) {
+      assert.equal(cells.length, s.results.length);
+      for (const c of cells) assert.match(c, /^[0-9.]+x$/);
+    }
     assert.deepEqual(log.errors, []);
     assert.deepEqual(log.outside, []);
     await context.close();
