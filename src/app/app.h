@@ -175,6 +175,8 @@ bool set_param_text(App& app, const std::string& name, const std::string& text, 
 // not): the same state from the same start in every build and thread count.
 void advance_frames(App& app, int frames);
 std::vector<std::pair<std::string, float>> override_list(const App& app);
+// The pool's threads (1 before it exists).
+int pool_threads(const App& app);
 // The threads the frames run on now: the pool's, or 1 where one thread
 // measured faster (App::thread_choice).
 int threads_in_use(const App& app);

@@ -284,8 +284,10 @@ bool set_param_text(App& app, const std::string& name, const std::string& text, 
   return set_param(app, name, value, error);
 }
 
+int pool_threads(const App& app) { return app.pool ? app.pool->threads() : 1; }
+
 int threads_in_use(const App& app) {
-  const int pool = app.pool ? app.pool->threads() : 1;
+  const int pool = pool_threads(app);
   return pool > 1 && !app.thread_choice.pooled() ? 1 : pool;
 }
 

@@ -48,23 +48,23 @@ void stats_section(App& app) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("whole frame on the CPU: %.2f ms (simulation, drawing calls, panel)", s.frame_ms);
   ImGui::Text("%d particles  t %.2f s  dt %.2f ms", app.world.count(), app.world.time(), 1000.0f * f.dt);
-  const int threads = threads_in_use(app);
-  if (threads < app.pool->threads()) {
-    ImGui::Text("1 thread (%d measured slower here)", app.pool->threads());
+  const int threads = threads_in_use(app), pool = pool_threads(app);
+  if (threads < pool) {
+    ImGui::Text("1 thread (%d measured slower here)", pool);
   } else {
     ImGui::Text("%d thread%s", threads, threads > 1 ? "s" : "");
   }
   if (ImGui::IsItemHovered()) {
-    if (app.pool->threads() > 1) {
+    char cores[64];
+    std::snprintf(cores, sizeof cores, "simulation threads: one per core, at most %d", kMaxThreads);
+    if (pool > 1) {
       // ThreadChoice: the other choice's frames over this one's, 0 before any.
-      const double ratio = app.thread_choice.other_over_current();
-      ImGui::SetTooltip("simulation threads: one per core, at most %d\n"
-                        "one frame in %d runs on %s, to keep whichever is faster\n"
+      ImGui::SetTooltip("%s\none frame in %d runs on %s, to keep whichever is faster\n"
                         "(it took %.2fx the time of these, median of the last)",
-                        kMaxThreads, tidepool::ThreadChoice::kEvery, threads > 1 ? "one thread" : "all of them",
-                        ratio);
+                        cores, tidepool::ThreadChoice::kEvery, threads > 1 ? "one thread" : "all of them",
+                        app.thread_choice.other_over_current());
     } else if (tidepool::kThreadsAvailable) {
-      ImGui::SetTooltip("simulation threads: one per core, at most %d", kMaxThreads);
+      ImGui::SetTooltip("%s", cores);
     } else {
       ImGui::SetTooltip("this build has no threads (the page is not cross-origin isolated, or ?threads=1)");
     }

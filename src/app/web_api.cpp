@@ -50,7 +50,7 @@ std::string stats_json(const App& app) {
   std::string j = "{";
   j += "\"frame\":" + std::to_string(s.frame);
   j += ",\"particles\":" + std::to_string(app.world.count());
-  j += ",\"threads\":" + std::to_string(app.pool ? app.pool->threads() : 1);
+  j += ",\"threads\":" + std::to_string(pool_threads(app));
   j += ",\"threadsInUse\":" + std::to_string(threads_in_use(app));
   j += ",\"fps\":" + json_number(s.fps);
   j += ",\"simMs\":" + json_number(s.sim_ms);
