@@ -1,12 +1,15 @@
 // Whether a program's frames should run on its thread pool or on one thread,
 // from the frames' own timings.
 //
-// Threads do not always pay. On a host that gives two vCPUs one core, or a
-// device whose second thread lands on a slow or busy core, the two-thread
-// step can take longer than one thread's: on this project's 2-vCPU CI guest
-// the 4 000-particle Müller step took 285-370 us on two threads against
-// 265 us on one in such phases (docs/performance.md, "Threads"), which come
-// and go by the minute. So no choice made once at start-up holds. Instead,
+// Threads do not always pay. On a host that gives two vCPUs one core, a
+// device whose second thread lands on a slow or busy core, or one where
+// handing data between the cores is slow, the two-thread step can take
+// longer than one thread's: on this project's 2-vCPU CI guest the
+// 4 000-particle Müller step took 285-370 us on two threads against 265 us
+// on one in such phases, in which two independent one-thread copies still
+// ran 1.3-1.7x as fast as one (a handoff between the vCPUs cost up to
+// 570 ns; docs/performance.md, "Threads"). They come and go within seconds
+// or minutes. So no choice made once at start-up holds. Instead,
 // one frame in kEvery runs on the other choice, and is timed against the
 // mean of the frames either side of it (the flow, and the host, barely
 // change across three frames). When the median of the last kSamples such
