@@ -4,7 +4,7 @@
 //   tidepool params
 //   tidepool run --scene NAME [--particles N] [--time S] [--preset P]
 //                [--set key=value ...] [--dump FILE.csv] [--dump-every S]
-//                [--stats FILE.jsonl]
+//                [--stats FILE.jsonl] [--lanes 1|4|8]
 //   tidepool bench [--json] [--quick] [--sizes 1000,4000,...]
 //
 // Exit status: 0 done, 1 an output file could not be written, 2 bad
@@ -31,7 +31,7 @@ const char* kUsage =
     "       tidepool params\n"
     "       tidepool run --scene NAME [--particles N] [--time SECONDS] [--preset NAME]\n"
     "                    [--set key=value ...] [--dump FILE.csv] [--dump-every SECONDS]\n"
-    "                    [--stats FILE.jsonl]\n"
+    "                    [--stats FILE.jsonl] [--lanes 1|4|8]\n"
     "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]\n"
     "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n";
 
@@ -142,6 +142,7 @@ int run(int argc, char** argv) {
   std::string scene, dump_path, stats_path;
   SceneSetup setup;
   double seconds = 5.0, dump_every = 0.1;
+  int lanes = World::simd_width();
   auto need_value = [&](int& k) -> const char* {
     if (k + 1 >= argc) {
       problems.push_back(std::string(argv[k]) + ": missing value");
@@ -175,6 +176,13 @@ int run(int argc, char** argv) {
           problems.push_back("--dump-every " + std::string(s) + ": must be seconds in (0, 100000]");
         else
           dump_every = v;
+      }
+    } else if (a == "--lanes") {
+      if (const char* s = need_value(k)) {
+        if (!parse_number(s, &v) || (v != 1 && v != 4 && v != 8))
+          problems.push_back("--lanes " + std::string(s) + ": must be 1, 4 or 8");
+        else
+          lanes = static_cast<int>(v);
       }
     } else if (a == "--preset") {
       if (const char* s = need_value(k)) setup.preset = s;
@@ -231,6 +239,9 @@ int run(int argc, char** argv) {
     return 2;
   }
 
+  // Lanes the build lacks round down (World::set_lanes): the state hash
+  // names the width that ran.
+  world.set_lanes(lanes);
   AtomicFile dump, stats;
   if (!dump_path.empty() && !dump.open(dump_path)) {
     std::fprintf(stderr, "tidepool: --dump %s: cannot write\n", dump_path.c_str());
@@ -269,9 +280,9 @@ int run(int argc, char** argv) {
   }
   std::printf(
       "%s: %d particles, t = %.3f s, mean density error %.3f %%, max speed %.2f m/s, "
-      "%d substeps in the last frame, %d frames contained by the safety net, hash %016llx\n",
+      "%d substeps in the last frame, %d frames contained by the safety net, %d lanes, hash %016llx\n",
       scene.c_str(), last.particles, world.time(), 100.0 * last.mean_density_error,
-      static_cast<double>(last.max_speed), last.substeps, contained_frames,
+      static_cast<double>(last.max_speed), last.substeps, contained_frames, world.lanes(),
       static_cast<unsigned long long>(world.state_hash()));
   return 0;
 }
