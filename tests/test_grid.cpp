@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "tidepool/grid.h"
+#include "grid.h"
 
 using namespace tidepool;
 

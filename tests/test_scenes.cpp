@@ -182,10 +182,15 @@ TEST_CASE("a particle past a wall is reflected with the restitution and the fric
       CHECK(p.vy[0] == Approx(c.end_v.y).margin(1e-5));
       CHECK(p.x[0] == Approx(c.end.x).margin(1e-5));
       CHECK(p.y[0] == Approx(c.end.y).margin(1e-5));
-      if (integrator == Integrator::Leapfrog) {
-        CHECK(p.aux0[0] == p.vx[0]);
-        CHECK(p.aux1[0] == p.vy[0]);
-      }
+      // A second step moves on with the reflected velocity: the leapfrog's
+      // half-step velocity was reset with it, or v would fall back to the
+      // average of the reflected and the incoming one.
+      const glm::vec2 at(p.x[0], p.y[0]);
+      w.step(dt);
+      CHECK(w.particles().vx[0] == Approx(c.end_v.x).margin(1e-5));
+      CHECK(w.particles().vy[0] == Approx(c.end_v.y).margin(1e-5));
+      CHECK(w.particles().x[0] == Approx(at.x + c.end_v.x * dt).margin(1e-5));
+      CHECK(w.particles().y[0] == Approx(at.y + c.end_v.y * dt).margin(1e-5));
     }
   }
 }
@@ -230,7 +235,7 @@ TEST_CASE("worlds smaller than a lane group (1 to 15 particles) stay finite and 
   // Fewer particles than a lane group: the pair passes fall back to
   // narrower lanes (with_lanes), and DFSPH's list buffers must still hold
   // the widest lanes' padding. Run under AddressSanitizer (the debug
-  // preset), this caught those buffers 3 entries short.
+  // preset), this catches those buffers falling short of the padding.
   for (const char* preset : {"water", "wcsph"}) {
     for (int n = 1; n < 16; ++n) {
       INFO(preset << ", " << n << " particles");
@@ -349,10 +354,10 @@ TEST_CASE("both solvers report the mean neighbour count a brute-force count find
 
 TEST_CASE("a 16 000-particle DFSPH dam break holds together", "[scenes][safety]") {
   // With only the mean density error to stop on, a few particles in the
-  // pool's corners built up 10 % and more of compression at this count,
-  // and their correction threw them out at tens of metres a second: the
-  // safety net contained 10 frames of the first second (35 by t = 1.1 s).
-  // max_compression (5 %) bounds each particle's error as well.
+  // pool's corners can build up well past max_compression at this
+  // count, and their correction throws them out at tens of metres a
+  // second, for the safety net to contain. max_compression (5 %) bounds
+  // each particle's error as well, so no frame needs the net.
   World w;
   std::string err;
   REQUIRE(load_scene(w, "dam-break", SceneSetup{16000, "water", {}}, &err));
@@ -371,10 +376,11 @@ TEST_CASE("a 16 000-particle DFSPH dam break holds together", "[scenes][safety]"
 TEST_CASE("DFSPH predicts the walls' and obstacles' contacts: no particle ends a frame much denser than the solve allowed",
           "[scenes][walls]") {
   // The density solve stops when every particle's predicted density is
-  // within max_compression (5 %) of rho0. When the prediction moved
+  // within max_compression (5 %) of rho0. If the prediction moved
   // particles to x + dt v and collide() then held them off a wall or an
-  // obstacle, the neighbours they were predicted to make room for ended
-  // the step denser than predicted, step after step (all lane widths).
+  // obstacle, the neighbours they were predicted to make room for would
+  // end the step denser than predicted, step after step (all lane widths);
+  // so the prediction applies the contacts too.
   std::string err;
   auto densest = [](const World& w) {
     float most = 0.0f;
@@ -382,8 +388,8 @@ TEST_CASE("DFSPH predicts the walls' and obstacles' contacts: no particle ends a
     return most;
   };
   SECTION("a collapsing column against the walls") {
-    // The densest particle of the first second: 8.6-9.2 % over rho0 then,
-    // 3.7-4.3 % with the contacts predicted.
+    // The densest particle of the first second: within max_compression
+    // with the contacts predicted; without, near twice that.
     World w;
     REQUIRE(load_scene(w, "dam-break", SceneSetup{2000, "water", {}}, &err));
     float most = 0.0f;
@@ -396,8 +402,9 @@ TEST_CASE("DFSPH predicts the walls' and obstacles' contacts: no particle ends a
     CHECK(all_inside_and_finite(w));
   }
   SECTION("a jet filling a glass of capsules") {
-    // Frames of 4 s with a particle more than 5 % over rho0: 73-81 then
-    // (the glass's floor and corners), 1-4 with the contacts predicted.
+    // Frames of 4 s with a particle more than 5 % over rho0: a handful at
+    // most; without the contacts predicted, the glass's floor and corners
+    // hold one in about a third of the frames.
     World w;
     REQUIRE(load_scene(w, "pour", SceneSetup{1500, "water", {}}, &err));
     int dense_frames = 0;

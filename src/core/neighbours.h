@@ -2,7 +2,7 @@
 #pragma once
 
 #include "simd.h"
-#include "tidepool/grid.h"
+#include "grid.h"
 
 namespace tidepool {
 
@@ -17,10 +17,9 @@ struct Near {
 };
 
 // How scan_ranges walks a particle's ranges: natively as one loop over all
-// their lane groups (Müller's step 0.957x the time at 4 000 particles,
-// 0.968x at 16 000, its pair passes 0.93-0.97x; DFSPH's unchanged; same
-// state hashes: scripts/ab.sh); in wasm a loop per range, since V8's code
-// for the one loop made Müller's pair passes 1.10-1.18x slower.
+// their lane groups, which saves the mispredicted exits of a loop per
+// range; in wasm a loop per range, for which V8 makes faster code than for
+// the one loop. Both visit the same pairs in the same order (same hashes).
 #if defined(__wasm__)
 constexpr bool kFlatWalk = false;
 #else
@@ -65,8 +64,7 @@ TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int limit, const float* x
     }
     // Vector groups run the body even with no lane within h: a branch on
     // that mispredicts often enough to cost more than the masked work it
-    // saves (measured: Müller's step 1.15-1.26x faster without it,
-    // DFSPH's unchanged). With one lane the test is the whole pair.
+    // saves. With one lane the test is the whole pair.
     if (V::kWidth > 1 || any_in) f(first, near);
   };
   if constexpr (kFlatWalk) {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <type_traits>
 
+#include "solver.h"
+
 namespace tidepool {
 namespace {
 
@@ -63,11 +65,31 @@ std::string choice_name(const char* choices, int index) {
   return std::string(all.substr(0, all.find('|')));
 }
 
+// The solver parameter's choice names ("a|b") and help, from the registry.
+const std::string& solver_choices() {
+  static const std::string names = [] {
+    std::string all;
+    for (const SolverEntry& e : solver_registry()) all += (all.empty() ? "" : "|") + std::string(e.name);
+    return all;
+  }();
+  return names;
+}
+const std::string& solver_help() {
+  static const std::string help = [] {
+    std::string all = "particle solver:";
+    for (const SolverEntry& e : solver_registry())
+      all += std::string(all.back() == ':' ? " " : ", ") + e.name + " (" + e.description + ")";
+    return all;
+  }();
+  return help;
+}
+
 }  // namespace
 
 const std::vector<ParamInfo>& param_table() {
+  const float last_solver = static_cast<float>(solver_registry().size() - 1);
   static const std::vector<ParamInfo> table = {
-      entry<&Params::solver>("solver", "pressure solver: muller2003 (seeds, WCSPH) or dfsph (Bender & Koschier 2015)", T::Choice, 0, 1, "muller2003|dfsph"),
+      entry<&Params::solver>("solver", solver_help().c_str(), T::Choice, 0, last_solver, solver_choices().c_str()),
       entry<&Params::h>("h", "kernel support radius [m]", T::Real, 1e-4f, 10.0f),
       entry<&Params::mass>("mass", "particle mass [kg] (2D: rest_density * spacing^2)", T::Real, 1e-9f, 1e6f),
       entry<&Params::rest_density>("rest_density", "rest density rho0 [kg/m^2]", T::Real, 1e-3f, 1e5f),

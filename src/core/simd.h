@@ -207,11 +207,9 @@ struct F4 {
   F4(v128_t x) : v(x) {}                  // NOLINT
   F4(float s) : v(wasm_f32x4_splat(s)) {}  // NOLINT
   static F4 load(const float* p) { return wasm_v128_load(p); }
-  // Lane loads, which V8 turns into a vpinsrd from memory each, where
-  // wasm_f32x4_make's scalar loads and lane replacements took an extra move
-  // a lane: DFSPH's solves, which gather kappa/rho a list entry, 0.97-0.98x
-  // the time, its step 0.98-0.99x (scripts/ab.sh --wasm, 4 000 and 16 000
-  // particles; same state hashes).
+  // Lane loads, which V8 turns into one load-and-insert each, where
+  // wasm_f32x4_make's scalar loads and lane replacements take an extra move
+  // a lane (DFSPH's solves gather a value per list entry).
   static F4 gather(const float* base, const int* index) {
     v128_t v = wasm_v128_load32_zero(base + index[0]);
     v = wasm_v128_load32_lane(base + index[1], v, 1);
@@ -300,11 +298,9 @@ struct F8 {
   F8(__m256 x) : v(x) {}               // NOLINT
   F8(float s) : v(_mm256_set1_ps(s)) {}  // NOLINT
   static F8 load(const float* p) { return _mm256_loadu_ps(p); }
-  // Eight loads, not vgatherdps: the gather instruction is slow enough
-  // that DFSPH's step, whose solves gather three values a list entry, ran
-  // 1.29x faster without it on an AMD Zen 3 and 1.20x on a Zen 4 (same
-  // state, builds alternated step by step, scripts/ab.sh;
-  // docs/performance.md).
+  // Eight loads, not vgatherdps: the gather instruction is slower on the
+  // x86 cores we have timed than eight scalar loads, and DFSPH's solves
+  // gather three values a list entry (docs/performance.md).
   static F8 gather(const float* base, const int* index) {
     return _mm256_setr_ps(base[index[0]], base[index[1]], base[index[2]], base[index[3]],
                           base[index[4]], base[index[5]], base[index[6]], base[index[7]]);

@@ -1,5 +1,6 @@
-// A fixed pool of threads behind the core's ParallelFor hook (world.h): the
-// core owns no threads, the program that wants them brings them.
+// A fixed pool of threads behind the core's ParallelFor hook
+// (tidepool/hooks.h): the core owns no threads, the program that wants them
+// brings them.
 //
 // Each parallel loop is cut into kChunksPerThread contiguous chunks per
 // thread (some empty when the loop is shorter). Thread t (the caller is 0)
@@ -7,37 +8,35 @@
 // then claims what is left of the others', so a thread whose chunks were
 // cheap takes over more of them. Owning the same share of every loop keeps
 // a thread on the same particles from loop to loop, in its own core's
-// cache: at 4 000 particles the whole state fits in one core's L2, and
-// chunks dealt from one shared counter moved it between the cores. Two
-// threads over one, 4 000 particles, medians of alternated runs: Müller
-// 1.47-1.57x with owned chunks against 1.28-1.46x with the shared counter,
-// DFSPH 1.66-1.84x against 1.45-1.65x. The core's
-// stages write only their own indices, so the result is the same for any
-// thread count and whoever runs a chunk (tests/test_scenes.cpp); that every
-// index of every loop runs exactly once is tests/test_threads.cpp. Claiming matters when the cores are busy with
-// other programs: a worker that wakes late finds its chunk already done by
-// the caller, instead of the caller waiting a scheduler time slice for it.
+// cache: at a few thousand particles the whole state fits in one core's L2,
+// and chunks dealt from one shared counter move it between the cores, which
+// costs more than the finer balancing gains (docs/design.md, "Threads").
+// The core's stages write only their own indices, so the result is the
+// same for any thread count and whoever runs a chunk
+// (tests/test_scenes.cpp); that every index of every loop runs exactly once
+// is tests/test_threads.cpp.
+//
+// Claiming matters when the cores are busy with other programs: a worker
+// that wakes late finds its chunk already done by the caller, instead of
+// the caller waiting a scheduler time slice for it.
+//
 // What a loop costs beyond its chunks is the cache lines the threads hand
-// each other: between this machine's two vCPUs a line goes there and back
-// in 57-440 ns (a ping-pong of one flag; the host's phase decides, see
-// docs/performance.md, "Threads"). So a loop is announced in one
-// line (the loop's fields and its generation), a thread's cursor is reset
-// by no one (it counts chunks over all loops), and a worker reports the
-// chunks it ran in a line of its own, once for its own chunks and once for
-// any it took, instead of adding to a shared count after every chunk.
-// Against the pool before (cursors reset by the caller, a shared done
-// count, a sequentially consistent generation bump, yields after 256
-// spins), two threads, alternated runs: Müller's 4 000-particle step
-// 169.7-171.7 against 173.5-177.7 us (six runs), DFSPH's 0.98-0.99x and
-// Müller's at 16 000 particles 0.98-0.99x the time (five runs each); loops
-// of 32 000 light elements 2.14 against 2.48 us (3.5 us on one thread). In
-// WebAssembly (node) no difference outside the noise.
-// Workers spin, then yield, while they wait: a step runs a dozen
-// loops of well under a millisecond each, too short to pay for a sleep and
-// wake-up. Past that they park on a condition variable until the next loop,
-// so that an idle pool (between frames, between simulations) leaves the
-// cores to others; in WebAssembly yield and short sleeps are busy loops, so
-// parking is the only way a worker gives its core back.
+// each other: a line's round trip between two cores costs more than the
+// work of many light elements, and more still on a virtual machine whose
+// host is busy. So a loop is announced in one line (the loop's fields and
+// its generation), a thread's cursor is reset by no one (it counts chunks
+// over all loops), and a worker reports the chunks it ran in a line of its
+// own, once for its own chunks and once for any it took, instead of adding
+// to a shared count after every chunk. The generation is published with a
+// release store: a sequentially consistent one would cost the caller a full
+// fence every loop.
+//
+// Workers spin, then yield, while they wait: a step runs a dozen loops of
+// well under a millisecond each, too short to pay for a sleep and wake-up.
+// Past that they park on a condition variable until the next loop, so that
+// an idle pool (between frames, between simulations) leaves the cores to
+// others; in WebAssembly yield and short sleeps are busy loops, so parking
+// is the only way a worker gives its core back.
 #pragma once
 
 #include <atomic>
@@ -47,7 +46,7 @@
 #include <thread>
 #include <vector>
 
-#include "tidepool/world.h"
+#include "tidepool/hooks.h"
 
 namespace tidepool {
 

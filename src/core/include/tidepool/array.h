@@ -10,10 +10,8 @@
 // fresh pages (offset 16 for every array), and arrays of one size allocated
 // in a row, as Particles' are, sit one size plus a header apart, which
 // moves the offset by the header alone when the size is a multiple of
-// 4 KiB. Measured natively at 64 000 particles (mapped arrays), both builds
-// in one process (scripts/ab.sh): Müller's step 0.63-0.66x the time with
-// the arrays spread (its neighbours stage 0.47x, forces pass 0.61x), and
-// 0.71x at 256 000.
+// 4 KiB. Large worlds step markedly faster with their arrays spread
+// (docs/performance.md).
 //
 // So an array of at least kSpreadBytes starts at one of 16 cache-line
 // offsets within a 1 KiB window, picked from the address its block got

@@ -75,9 +75,9 @@ struct Params {
 
   // DFSPH solver.
   float tolerance = 0.001f;        // mean density error to stop at (0.1 %)
-  // ... and the largest one particle's to stop at (5 %): the mean alone let
-  // the corners of a 16 000-particle dam break build up 10 % and more,
-  // whose correction then threw them out at tens of metres a second.
+  // ... and the largest one particle's to stop at (5 %): the mean alone
+  // can hide a few particles compressed far more (the corners of a large
+  // pool), whose correction in one step would throw them out.
   float max_compression = 0.05f;
   int max_iterations = 100;        // cap on density-solver iterations
   bool divergence_solver = true;   // also make the velocity divergence-free
@@ -99,9 +99,9 @@ struct Params {
   float wall_viscosity = 80.0f;
 
   // Time step.
-  // Half a 60 Hz frame: DFSPH at rest takes two steps a frame; moving fluid
-  // is limited by the CFL bound (measured: 1/60 s lets a resting column
-  // jitter at 0.6 m/s, 1/120 s keeps it at 0.2 m/s like 1/250 s did).
+  // Half a 60 Hz frame: DFSPH at rest takes two steps a frame, and moving
+  // fluid is limited by the CFL bound; a whole frame's step lets a resting
+  // column jitter visibly.
   float dt = 0.0084f;         // fixed step, or the largest adaptive step [s]
   bool adaptive_dt = true;    // CFL + force bound on top of dt
   float cfl = 0.4f;           // lambda in dt <= lambda h / v_max (seed 002)

@@ -36,9 +36,9 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
 
 // Support radius per particle spacing. 2.8 gives about 24 neighbours in 2D,
 // lattice sums within 0.2 % of rest density for both the poly6 and the cubic
-// kernel, and (measured) a DFSPH that converges in a few iterations and
-// settles calmly; at 2.0 (12 neighbours) the solver needed ~25 iterations
-// per step and a resting column could go unstable.
+// kernel, and a DFSPH that converges in a few iterations and settles
+// calmly; with half as many neighbours the solver needs many more
+// iterations and a resting column can go unstable.
 constexpr float kSupportPerSpacing = 2.8f;
 
 // Scenes set surface_threshold = kSurfaceThresholdTimesH / h unless it is

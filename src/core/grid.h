@@ -23,7 +23,7 @@
 
 // The pair passes need their neighbour loops inlined whole: a loop left out
 // of line reaches the pass's constants through a pointer, and reloads them
-// after every store the pass makes (measured in the forward passes).
+// after every store the pass makes.
 #if defined(__GNUC__) || defined(__clang__)
 #define TIDEPOOL_INLINE inline __attribute__((always_inline))
 #else
@@ -132,9 +132,9 @@ class Grid {
     if (first + 1 < end0) f(first + 1, end0);
     // The rows above, unrolled: the forward passes (Müller's) then keep
     // the row offsets in registers instead of a spilled row counter and a
-    // multiply by nx_ (callgrind: Müller's step -2.2 %). The five rows of
-    // for_each_range stay a loop: unrolled, DFSPH's density pass, which
-    // builds its lists there, grew by more (+3.3 % DFSPH's step).
+    // multiply by nx_. The five rows of for_each_range stay a loop:
+    // unrolled, DFSPH's density pass, which builds its lists there, grows
+    // by more than it saves.
     block_rows<true>(c0, c1, 1, f);
   }
 
@@ -247,8 +247,7 @@ class Grid {
   Array<int> order_;             // sorted position -> original index
   // Per point, its cell: by original index for count() and place(), then by sorted index
   // (the caller's second bin()), so that a query costs two loads instead of
-  // cell_of's arithmetic and clamping (about 40 of the ~400 instructions a
-  // particle costs a pair pass, callgrind).
+  // cell_of's arithmetic and clamping.
   Array<int> cell_;
 };
 

@@ -1,0 +1,124 @@
+// Tidepool — the values the World API takes and gives: stats, pointer
+// forces, shapes, emitters, sinks, the container and the particles.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "tidepool/array.h"
+#include "tidepool/params.h"
+
+namespace tidepool {
+
+// Named stages of one step, each timed into stats when a clock is given.
+enum Stage : int {
+  kStageNeighbours = 0,  // counting sort by grid cell
+  kStageDensity,         // density (and pressure for Müller 2003)
+  kStageForces,          // viscosity, surface tension, gravity, pointers
+  kStagePressure,        // pressure force or DFSPH density/divergence solves
+  kStageIntegrate,       // velocities and positions
+  kStageBoundaries,      // container, obstacles, emitters, sinks, safety net
+  kStageCount
+};
+const char* stage_name(int stage);
+
+struct FrameStats {
+  int particles = 0;
+  int substeps = 0;
+  float dt = 0.0f;                   // last substep's dt [s]
+  double time = 0.0;                 // simulated time after the frame [s]
+  float max_density_error = 0.0f;    // max |rho/rho0 - 1|
+  float mean_density_error = 0.0f;   // mean |rho/rho0 - 1|
+  float max_speed = 0.0f;            // [m/s]
+  double kinetic_energy = 0.0;       // sum 1/2 m v^2 [J]
+  float mean_neighbours = 0.0f;      // neighbours within h, self excluded
+  int solver_iterations = 0;         // DFSPH density iterations, summed over substeps
+  int divergence_iterations = 0;     // DFSPH divergence iterations, summed
+  // DFSPH: passes over the neighbour lists in both solves (predictions and
+  // velocity updates, warm starts included), summed: the pressure stage's
+  // work, whatever the iteration counts.
+  int solver_passes = 0;
+  float solver_error = 0.0f;         // DFSPH final mean density error (last substep), -1 if non-finite
+  bool timed = false;                // stage_ms filled from the caller's clock
+  std::array<double, kStageCount> stage_ms{};  // summed over substeps
+  bool substep_cap_hit = false;      // frame needed more than max_substeps
+  bool contained = false;            // safety net clamped speeds or removed NaNs
+  int contained_particles = 0;
+};
+
+// Circular force region for a pointer (mouse button or finger).
+struct PointerForce {
+  glm::vec2 position{0.0f};
+  float radius = 0.2f;           // [m]
+  float strength = 30.0f;        // [m/s^2] at the centre; > 0 pushes out, < 0 pulls in
+  glm::vec2 velocity{0.0f};      // drag velocity [m/s]: particles are stirred toward it
+  float stir = 0.0f;             // [1/s] rate at which particle velocity follows `velocity`
+};
+
+// Static obstacles: a solid disc, or a capsule (segment with a radius) —
+// the 2D form of seed 001's mesh collisions. Polylines are chains of capsules.
+struct Obstacle {
+  enum class Kind { Circle, Capsule };
+  Kind kind = Kind::Circle;
+  glm::vec2 a{0.0f};   // centre (circle) or first end (capsule)
+  glm::vec2 b{0.0f};   // second end (capsule)
+  float radius = 0.0f;
+  int id = 0;
+};
+
+// Pours particles: rows of particles across a line of `width` centred at
+// `position`, shot along `velocity`. The row rate follows from the flux:
+// |velocity| / spacing rows per second, so the jet enters at rest density.
+struct Emitter {
+  glm::vec2 position{0.0f};
+  glm::vec2 velocity{0.0f, -1.0f};
+  float width = 0.1f;
+  int limit = kMaxParticles;  // stops while the world holds this many
+  int id = 0;
+};
+
+// Removes every particle entering the disc.
+struct Sink {
+  glm::vec2 position{0.0f};
+  float radius = 0.1f;
+  int id = 0;
+};
+
+struct Box {
+  glm::vec2 min{0.0f};
+  glm::vec2 max{1.0f};
+};
+
+// Particle state, structure of arrays. Every array has size() entries and
+// is reordered together when the step sorts the particles by grid cell, so
+// an index names a particle only until the next step; `id` follows it.
+// A solver's own per-particle state (the leapfrog's half-step velocity,
+// DFSPH's stiffnesses) lives in the solver and moves with these arrays.
+struct Particles {
+  Array<float> x, y;            // position [m]
+  Array<float> vx, vy;          // velocity [m/s]
+  Array<float> ax, ay;          // acceleration of the last step [m/s^2]
+  Array<float> density;         // [kg/m^2]
+  Array<float> pressure;        // [N/m]
+  Array<float> x_prev, y_prev;  // positions before the last integration
+  Array<uint32_t> id;           // stable id, survives reordering
+  std::vector<uint8_t> surface;  // 1 where the colour-field |n| exceeds the threshold
+
+  int size() const { return static_cast<int>(x.size()); }
+  // Every float field, for the loops over all of them (writable or not).
+  template <class P>
+  static auto floats_of(P& p) {
+    return std::array{&p.x, &p.y, &p.vx, &p.vy, &p.ax, &p.ay, &p.density, &p.pressure, &p.x_prev, &p.y_prev};
+  }
+  auto floats() { return floats_of(*this); }
+  auto floats() const { return floats_of(*this); }
+  void resize(int n);
+  void reserve(int n);
+  // Keeps entries with keep[i] != 0, in order; returns how many were removed.
+  int compact(const std::vector<uint8_t>& keep);
+};
+
+}  // namespace tidepool

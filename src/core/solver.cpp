@@ -1,0 +1,21 @@
+#include "solver.h"
+
+#include <limits>
+
+namespace tidepool {
+
+std::unique_ptr<ParticleSolver> make_muller(const Params& params);  // muller.cpp
+std::unique_ptr<ParticleSolver> make_dfsph(const Params& params);   // dfsph.cpp
+
+float ParticleSolver::dt_limit(const Params&, float) const { return std::numeric_limits<float>::infinity(); }
+
+const std::vector<SolverEntry>& solver_registry() {
+  // One line per solver, in the order of the Solver enum.
+  static const std::vector<SolverEntry> registry = {
+      {Solver::Muller2003, "muller2003", "the seeds' weakly compressible SPH, Muller et al. 2003", &make_muller},
+      {Solver::DFSPH, "dfsph", "divergence-free SPH, Bender & Koschier 2015", &make_dfsph},
+  };
+  return registry;
+}
+
+}  // namespace tidepool

@@ -1,0 +1,105 @@
+// A particle solver: the stages of a step that differ between methods.
+//
+// World's substep (world.cpp) runs the shared stages around the solver:
+//   neighbours   the sort by cell (sort.cpp)
+//   solver       density, forces, pressure, integrate (this interface)
+//   boundaries   collisions (boundary.cpp), emitters and sinks
+//                (emitters.cpp), the safety net (safety.cpp)
+// Each solver lives in its own files with its own scratch arrays, and
+// registers once in solver_registry() (solver.cpp) under the Params::solver
+// value and name it answers to.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "boundary.h"
+#include "carried.h"
+#include "tidepool/hooks.h"
+#include "tidepool/types.h"
+
+namespace tidepool {
+
+struct WorldState;
+
+// Times the step's stages into FrameStats from the caller's clock: lap(s)
+// adds the time since the last lap to stage s.
+class StageClock {
+ public:
+  StageClock(const Clock& clock, FrameStats& stats) : clock_(clock), stats_(stats) {
+    t0_ = clock_ ? clock_() : 0.0;
+  }
+  void lap(int stage) {
+    if (!clock_) return;
+    const double t1 = clock_();
+    stats_.stage_ms[stage] += t1 - t0_;
+    t0_ = t1;
+  }
+
+ private:
+  const Clock& clock_;
+  FrameStats& stats_;
+  double t0_ = 0.0;
+};
+
+class ParticleSolver {
+ public:
+  virtual ~ParticleSolver() = default;
+  virtual std::unique_ptr<ParticleSolver> clone() const = 0;
+
+  // Density, forces, pressure and integration over the sorted particles
+  // (s.search), lapping each stage; adds its counts to st.
+  virtual void step(WorldState& s, float dt, StageClock& clock, FrameStats& st) = 0;
+  // The per-particle state it keeps across steps.
+  virtual Carried carried() = 0;
+  // The kernel of its density sums, for the walls' density map.
+  virtual DensityKernel density_kernel() const = 0;
+  // Its own bound on the time step (beyond the CFL, force and viscosity
+  // bounds every solver shares), for the largest speed vmax.
+  virtual float dt_limit(const Params& params, float vmax) const;
+  // Mean neighbours within h per particle, self excluded, from its last
+  // density pass (0 before the first).
+  virtual float mean_neighbours(int particles) const = 0;
+  // Bytes of its per-particle arrays and scratch.
+  virtual size_t bytes() const = 0;
+};
+
+// Gives ParticleSolver::clone to a solver class S.
+template <class S>
+class SolverBase : public ParticleSolver {
+ public:
+  std::unique_ptr<ParticleSolver> clone() const override {
+    return std::make_unique<S>(static_cast<const S&>(*this));
+  }
+};
+
+// Owns the world's solver; a copy clones it.
+class SolverSlot {
+ public:
+  SolverSlot() = default;
+  SolverSlot(const SolverSlot& o) : p_(o.p_ ? o.p_->clone() : nullptr) {}
+  SolverSlot& operator=(const SolverSlot& o) {
+    p_ = o.p_ ? o.p_->clone() : nullptr;
+    return *this;
+  }
+  SolverSlot(SolverSlot&&) noexcept = default;
+  SolverSlot& operator=(SolverSlot&&) noexcept = default;
+  void reset(std::unique_ptr<ParticleSolver> p) { p_ = std::move(p); }
+  ParticleSolver* operator->() const { return p_.get(); }
+  ParticleSolver& operator*() const { return *p_; }
+
+ private:
+  std::unique_ptr<ParticleSolver> p_;
+};
+
+struct SolverEntry {
+  Solver id;
+  const char* name;         // the "solver" parameter's choice name
+  const char* description;  // one line, for `tidepool params` and the panel
+  std::unique_ptr<ParticleSolver> (*make)(const Params& params);
+};
+// Every solver, in Params::solver order.
+const std::vector<SolverEntry>& solver_registry();
+
+}  // namespace tidepool

@@ -1,0 +1,64 @@
+#include "stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "state.h"
+
+namespace tidepool {
+
+void compute_stats(const WorldState& s, FrameStats& st) {
+  const Particles& p = s.particles;
+  const int n = p.size();
+  st.particles = n;
+  st.time = s.time;
+  const float rho0 = s.params.rest_density;
+  double err_sum = 0.0, ke = 0.0;
+  float err_max = 0.0f, v2max = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    const float e = std::fabs(p.density[i] / rho0 - 1.0f);
+    err_sum += e;
+    err_max = std::max(err_max, e);
+    const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
+    v2max = std::max(v2max, v2);
+    ke += 0.5 * s.params.mass * v2;
+  }
+  st.max_density_error = err_max;
+  st.mean_density_error = n ? static_cast<float>(err_sum / n) : 0.0f;
+  st.max_speed = std::sqrt(v2max);
+  st.kinetic_energy = ke;
+  st.mean_neighbours = s.solver->mean_neighbours(n);
+}
+
+uint64_t state_hash(const WorldState& s) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a 64
+  auto mix = [&](const void* data, size_t bytes) {
+    const unsigned char* b = static_cast<const unsigned char*>(data);
+    for (size_t k = 0; k < bytes; ++k) {
+      hash ^= b[k];
+      hash *= 1099511628211ull;
+    }
+  };
+  const Particles& p = s.particles;
+  const size_t n = static_cast<size_t>(p.size());
+  mix(p.x.data(), n * sizeof(float));
+  mix(p.y.data(), n * sizeof(float));
+  mix(p.vx.data(), n * sizeof(float));
+  mix(p.vy.data(), n * sizeof(float));
+  mix(p.id.data(), n * sizeof(uint32_t));
+  mix(&s.time, sizeof s.time);
+  return hash;
+}
+
+size_t bytes_per_particle(const WorldState& s) {
+  const Particles& p = s.particles;
+  if (p.size() == 0) return 0;
+  size_t bytes = 0;
+  for (const auto* v : p.floats()) bytes += bytes_of(*v);
+  for (const auto* v : {&s.normal_x, &s.normal_y, &s.inv_rho, &s.colour_lap}) bytes += bytes_of(*v);
+  bytes += bytes_of(p.id) + p.surface.capacity() + s.near_wall.capacity() + s.sources.keep.capacity();
+  bytes += s.search.bytes() + s.solver->bytes();
+  return bytes / static_cast<size_t>(p.size());
+}
+
+}  // namespace tidepool
