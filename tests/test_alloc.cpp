@@ -50,8 +50,8 @@ TEST_CASE("once a dam break has run for 2 s, its steps allocate nothing", "[perf
     std::string err;
     REQUIRE(load_scene(w, "dam-break", SceneSetup{1500, preset, {}}, &err));
     // The buffers grow with the flow's extent and its densest spots, both
-    // largest in the first surge (measured: the last allocation comes in
-    // its second second, the grid's cells following the splash up).
+    // largest in the first surge: the grid's cells follow its splash up
+    // into the second second, so two seconds leave every buffer grown.
     for (int k = 0; k < 120; ++k) w.advance(1.0f / 60.0f);
     // The counter works: a World of its own allocates.
     const long before = g_allocations.load();
@@ -72,10 +72,11 @@ TEST_CASE("the seeds' solver holds at most 128 bytes a particle through a dam br
   // The performance issue's target, for the step and the scene the bench
   // measures: Müller 2003 with its colour-field surface tension, a 1.6 m x
   // 2 m column in a 4 m x 3 m tank. The grid's cell starts, about a quarter
-  // of the bytes, scale with the tank's area over the fluid's (the page's
-  // dam-break scene, a 1 m x 2 m column, holds about 140). Before the grid
-  // reserved the tank's cells and the scene its particles, the peak came as
-  // the splash spanned the tank: 143 bytes at 4 047 particles at t = 0.9 s.
+  // of the bytes, scale with the tank's area over the fluid's, so a scene
+  // with more tank per particle (the page's dam-break scene, a 1 m x 2 m
+  // column) holds more. The grid reserves the tank's cells and the scene
+  // its particles before the first step, so the peak does not come later,
+  // as the splash spans the tank; 1.5 s takes the flow past that moment.
   // 4 300 particles: just past the size where the arrays spread their
   // offsets (tidepool/array.h), which costs the most bytes there.
   for (int particles : {2000, 4300}) {

@@ -65,8 +65,8 @@ TEST_CASE("a hydrostatic column settles with bounded density error and no escape
     World w;
     column(w, 0.5f, 0.5f, 1600, preset);
     // Kinetic energy averaged over the third second: a resting DFSPH column
-    // moves in bursts (0.03-0.97 % of the potential from one frame to the
-    // next), so a single frame's sample is a coin toss near the limit.
+    // moves in bursts, its kinetic energy changing manyfold from one frame
+    // to the next, so a single frame's sample is a coin toss near the limit.
     double kinetic = 0.0;
     for (int k = 0; k < 180; ++k) {
       const FrameStats st = w.advance(1.0f / 60.0f);
@@ -103,13 +103,14 @@ namespace {
 // density (its area over the box width), the reference of the volume test
 // too. The top particles are not a sharp surface: the top layers'
 // kernel-truncated density reads as under-dense, the solver only pushes, so
-// they stand looser than the bulk (measured: the top particles plus half a
-// spacing are 0.5-0.8 spacings above the level, with 8 or 4 lanes).
-// Measured from there, every depth would carry that offset (~100 Pa here), which is the surface's
-// structure, not the hydrostatic law the bulk obeys. What the test does
-// catch: pressure that does not carry the weight above it, and a bulk that
-// is compressed (the Müller solver at stiffness 100 instead of 400 reads
-// -8.5 % at 0.1 m here, its surface 0.9 spacings below the level).
+// they stand looser than the bulk: the top particles plus half a spacing
+// stand a fraction of a spacing above the level (the test prints where).
+// Depths taken from there would all carry that offset, which is the
+// surface's structure, not the hydrostatic law the bulk obeys. What the
+// test does catch: pressure that does not carry the weight above it, and a
+// bulk that is compressed (the Müller solver at stiffness 100 instead of
+// 400, its surface below the level, reads well short of rho0 g d near the
+// top).
 double hydrostatic_pressure_error(const char* preset) {
   World w;
   column(w, 0.5f, 0.5f, 1600, preset);
@@ -208,9 +209,10 @@ std::pair<double, double> square_drop(std::vector<std::pair<std::string, float>>
 
 }  // namespace
 
-// Akinci et al. 2013 cohesion with DFSPH at water's viscosity: the square
-// becomes a disc (measured 1.20 -> 0.96 in 2 s); without surface tension it
-// only spreads (1.20 -> 1.28).
+// Akinci et al. 2013 cohesion with DFSPH at water's viscosity: within 2 s
+// the square becomes a disc (its roundness from about 1.2 to under 1, see
+// square_drop); without surface tension it only spreads (its roundness
+// grows).
 TEST_CASE("a square drop becomes round under cohesion in zero gravity", "[physics][surface-tension]") {
   float vmax = 0.0f;
   const auto [start, end] = square_drop({}, 2.0, &vmax);

@@ -63,8 +63,9 @@ TEST_CASE("the thread pool runs every index of every loop exactly once", "[threa
       INFO("stalled: thread " << owner << "'s first chunk");
       CHECK(each_once(hook, n, owner * n / threads));
     }
-    // Workers parked between loops (they park after about 0.1 s of waiting
-    // natively), then woken by the next loop.
+    // Workers parked between loops (natively a worker parks after
+    // kSpinsBeforePark spins, a fraction of the wait below; thread_pool.cpp),
+    // then woken by the next loop.
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     ok = true;
     for (int round = 0; round < 100 && ok; ++round) ok = each_once(hook, 4097);

@@ -135,11 +135,11 @@ struct App {
   double last_time_ms = -1.0;
   double accumulator = 0.0;
   // Simulated seconds per real second over the last frames: 1 when the
-  // simulation keeps up, less in slow motion. Drag velocities are measured
-  // against simulated time, so a paddle moves the water as far as it moved.
+  // simulation keeps up, less in slow motion. Drag velocities are taken
+  // in simulated time, so a paddle moves the water as far as it moved.
   float time_scale = 1.0f;
   double input_clock = 0.0;  // [s] advances by frame time x time_scale
-  double scale_sim = 0.0, scale_real = 0.0;  // its measuring window
+  double scale_sim = 0.0, scale_real = 0.0;  // its averaging window
   double fps_window_start = 0.0;
   int fps_window_frames = 0;
 
@@ -177,8 +177,8 @@ void advance_frames(App& app, int frames);
 std::vector<std::pair<std::string, float>> override_list(const App& app);
 // The pool's threads (1 before it exists).
 int pool_threads(const App& app);
-// The threads the frames run on now: the pool's, or 1 where one thread
-// measured faster (App::thread_choice).
+// The threads the frames run on now: the pool's, or 1 where one thread's
+// frames ran faster (App::thread_choice).
 int threads_in_use(const App& app);
 
 // Input (input.cpp).

@@ -136,7 +136,7 @@ void handle_event(App& app, const SDL_Event& e, bool ui_wants_mouse) {
 
 void update_forces(App& app, float frame_dt) {
   app.forces.clear();
-  // Drag velocities are measured in simulated time (see App::time_scale):
+  // Drag velocities are taken in simulated time (see App::time_scale):
   // in slow motion a paddle moves the water as far as it moved itself.
   app.input_clock += frame_dt * (app.paused ? 1.0f : std::max(app.time_scale, 0.05f));
   const double now = app.input_clock;

@@ -76,7 +76,7 @@ void simulate(App& app, double frame_time) {
   tidepool::FrameStats sum;
   int ticks = 0;
   app.world.set_pointers(app.forces);
-  // The pool, or this thread alone where that measures faster (ThreadChoice).
+  // The pool, or this thread alone where its frames run faster (ThreadChoice).
   const bool choose = app.pool->threads() > 1 && !app.paused;
   if (choose)
     app.world.set_parallel_for(app.thread_choice.next_frame_pooled() ? app.pool->hook() : tidepool::ParallelFor{});
@@ -95,7 +95,7 @@ void simulate(App& app, double frame_time) {
   }
   app.step_once = false;
   if (!app.paused) {
-    // Measured over a quarter second: single frames owe 0 or 2 ticks.
+    // Averaged over a quarter second: single frames owe 0 or 2 ticks.
     app.scale_sim += ticks * kTick;
     app.scale_real += std::min(frame_time, kMaxFrameTime);
     if (app.scale_real >= 0.25) {
@@ -411,30 +411,22 @@ void set_awake(App& app, bool awake) {
   if (!awake) release_all_contacts(app);
 }
 
+namespace {
+
 // One thread per core up to kMaxThreads, fewer with --threads; 1 in a build
 // without threads (the web build for pages that are not cross-origin
 // isolated). In the threads web build hardware_concurrency() is the page's
 // navigator.hardwareConcurrency, the number its worker pool was sized from.
-namespace {
 int thread_count(const Options& options) {
   if (!tidepool::kThreadsAvailable) return 1;
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int most = std::min(cores, kMaxThreads);
   return options.threads > 0 ? std::min(options.threads, most) : most;
 }
-}  // namespace
 
-int run(int argc, char** argv) {
-  // On the web main() never returns (the browser owns the loop), so the
-  // app lives on the heap rather than in a stack frame that is abandoned.
-  auto* app = new App;
-  if (!parse_options(argc, argv, &app->options)) return 0;
-  app->pool = std::make_unique<tidepool::ThreadPool>(thread_count(app->options));
-  app->world.set_parallel_for(app->pool->hook());
-  app->paused = app->options.paused;
-  app->panel_open = !app->options.embed;
-  app->render.color = app->options.color;
-
+// SDL, the window and its OpenGL ES 3 context (WebGL 2 in the browser),
+// made current. False, reported through web_error(), if any is missing.
+bool open_window(App& app, SDL_GLContext* context) {
   SDL_SetMainReady();
   // Touches arrive as finger events (each its own force); SDL also turns
   // the first finger into mouse events, which only Dear ImGui uses.
@@ -446,7 +438,7 @@ int run(int argc, char** argv) {
 #endif
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     web_error(std::string("Could not start SDL: ") + SDL_GetError());
-    return 1;
+    return false;
   }
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
@@ -454,43 +446,44 @@ int run(int argc, char** argv) {
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
   SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
   SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
-  app->window = SDL_CreateWindow("Tidepool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
-                                 SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-  if (!app->window) {
+  app.window = SDL_CreateWindow("Tidepool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
+                                SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  if (!app.window) {
     web_error(std::string("Could not create the window: ") + SDL_GetError());
-    return 1;
+    return false;
   }
-  SDL_GLContext context = SDL_GL_CreateContext(app->window);
-  if (!context) {
+  *context = SDL_GL_CreateContext(app.window);
+  if (!*context) {
     web_error(std::string("Could not create a WebGL 2 / OpenGL ES 3 context: ") + SDL_GetError());
-    return 1;
+    return false;
   }
-  SDL_GL_MakeCurrent(app->window, context);
+  SDL_GL_MakeCurrent(app.window, *context);
 #ifndef __EMSCRIPTEN__
   SDL_GL_SetSwapInterval(1);  // the browser paces frames itself
 #endif
+  return true;
+}
 
+// Dear ImGui on the window, and the GL objects of its backend and of the
+// renderer. False, reported through web_error(), if they cannot be made.
+bool start_graphics(App& app, SDL_GLContext context) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini: nothing to write on the web, no litter natively
-  ImGui_ImplSDL2_InitForOpenGL(app->window, context);
+  ImGui_ImplSDL2_InitForOpenGL(app.window, context);
   std::string error;
-  if (!gl_create(*app, &error)) {
+  if (!gl_create(app, &error)) {
     web_error("Could not set up the graphics: " + error);
-    return 1;
+    return false;
   }
+  return true;
+}
 
-  if (!load(*app, app->options.scene, app->options.particles) && !load(*app, "dam-break", 0)) {
-    web_error("Could not load a scene.");
-    return 1;
-  }
-  update_sizes(*app);
-
-#ifdef __EMSCRIPTEN__
-  web_started(*app);
-  emscripten_set_main_loop_arg(&frame_callback, app, 0, true);
-#else
+#ifndef __EMSCRIPTEN__
+// Natively: frames until the window closes or --frames are done, a summary
+// line (the smoke tests read it), then everything torn down.
+void run_native(App* app, SDL_GLContext context) {
   while (!app->quit) {
     frame(*app);
     if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
@@ -508,6 +501,35 @@ int run(int argc, char** argv) {
   SDL_DestroyWindow(app->window);
   SDL_Quit();
   delete app;
+}
+#endif
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  // On the web main() never returns (the browser owns the loop), so the
+  // app lives on the heap rather than in a stack frame that is abandoned.
+  auto* app = new App;
+  if (!parse_options(argc, argv, &app->options)) return 0;
+  app->pool = std::make_unique<tidepool::ThreadPool>(thread_count(app->options));
+  app->world.set_parallel_for(app->pool->hook());
+  app->paused = app->options.paused;
+  app->panel_open = !app->options.embed;
+  app->render.color = app->options.color;
+
+  SDL_GLContext context = nullptr;
+  if (!open_window(*app, &context) || !start_graphics(*app, context)) return 1;
+  if (!load(*app, app->options.scene, app->options.particles) && !load(*app, "dam-break", 0)) {
+    web_error("Could not load a scene.");
+    return 1;
+  }
+  update_sizes(*app);
+
+#ifdef __EMSCRIPTEN__
+  web_started(*app);
+  emscripten_set_main_loop_arg(&frame_callback, app, 0, true);
+#else
+  run_native(app, context);
 #endif
   return 0;
 }

@@ -468,33 +468,87 @@ void Renderer::draw_shapes(const tidepool::World& world, const Frame& frame, glm
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
 }
 
-void Renderer::draw(const tidepool::World& world, const RenderSettings& settings, const Frame& frame) {
-  const int w = std::max(frame.width, 1), h = std::max(frame.height, 1);
-  // world -> clip: (p - centre) * 2 scale / size
-  const glm::vec2 s(2.0f * frame.scale / w, 2.0f * frame.scale / h);
-  const glm::vec2 o = -frame.center * s;
+namespace {
 
+// The background, then the container's inside in its own colour: a
+// scissored clear costs nothing per pixel.
+void clear_background(const tidepool::Box& box, const Frame& frame, int w, int h) {
   glViewport(0, 0, w, h);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_CULL_FACE);
   glClearColor(0.043f, 0.075f, 0.125f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  // The container's inside: a scissored clear costs nothing per pixel.
-  {
-    const tidepool::Box& box = world.box();
-    const int x0 = static_cast<int>(std::floor((box.min.x - frame.center.x) * frame.scale + 0.5f * w));
-    const int y0 = static_cast<int>(std::floor((box.min.y - frame.center.y) * frame.scale + 0.5f * h));
-    const int x1 = static_cast<int>(std::ceil((box.max.x - frame.center.x) * frame.scale + 0.5f * w));
-    const int y1 = static_cast<int>(std::ceil((box.max.y - frame.center.y) * frame.scale + 0.5f * h));
-    if (x1 > x0 && y1 > y0) {
-      glEnable(GL_SCISSOR_TEST);
-      glScissor(x0, y0, x1 - x0, y1 - y0);
-      glClearColor(0.075f, 0.115f, 0.175f, 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      glDisable(GL_SCISSOR_TEST);
-    }
+  const int x0 = static_cast<int>(std::floor((box.min.x - frame.center.x) * frame.scale + 0.5f * w));
+  const int y0 = static_cast<int>(std::floor((box.min.y - frame.center.y) * frame.scale + 0.5f * h));
+  const int x1 = static_cast<int>(std::ceil((box.max.x - frame.center.x) * frame.scale + 0.5f * w));
+  const int y1 = static_cast<int>(std::ceil((box.max.y - frame.center.y) * frame.scale + 0.5f * h));
+  if (x1 > x0 && y1 > y0) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, y0, x1 - x0, y1 - y0);
+    glClearColor(0.075f, 0.115f, 0.175f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
   }
+}
+
+}  // namespace
+
+// The liquid mode's two passes over the n uploaded particles, each a splat
+// of the given radius [m].
+void Renderer::draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi) {
+  // 1. Splat into the field, at half resolution on all but small canvases:
+  //    the threshold of a bilinearly filtered field is still a smooth edge.
+  const int div = w * h > 400000 ? 2 : 1;
+  const int fw = std::max(1, w / div), fh = std::max(1, h / div);
+  ensure_field_target(fw, fh);
+  glBindFramebuffer(GL_FRAMEBUFFER, field_fbo_);
+  glViewport(0, 0, fw, fh);
+  glClearColor(0, 0, 0, 0);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glBlendFunc(GL_ONE, GL_ONE);
+  glUseProgram(splat_.id);
+  glUniform2f(splat_.u_scale, s.x, s.y);
+  glUniform2f(splat_.u_offset, o.x, o.y);
+  glUniform1f(splat_.u_radius, radius);
+  glUniform2f(splat_.u_range, lo, hi);
+  glBindVertexArray(particle_vao_);
+  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  // 2. Threshold and shade.
+  glViewport(0, 0, w, h);
+  glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glUseProgram(liquid_.id);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, field_tex_);
+  glUniform1i(liquid_.u_field, 0);
+  glUniform2f(liquid_.u_texel, 1.0f / fw, 1.0f / fh);
+  glUniform1f(liquid_.u_threshold, 0.18f);
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+// The n uploaded particles as discs of the given radius [m], coloured by
+// `mode` over the value range [lo, hi].
+void Renderer::draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode) {
+  glUseProgram(particles_.id);
+  glUniform2f(particles_.u_scale, s.x, s.y);
+  glUniform2f(particles_.u_offset, o.x, o.y);
+  glUniform1f(particles_.u_radius, radius);
+  glUniform2f(particles_.u_range, lo, hi);
+  glUniform1i(particles_.u_mode, static_cast<int>(mode));
+  glBindVertexArray(particle_vao_);
+  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
+}
+
+void Renderer::draw(const tidepool::World& world, const RenderSettings& settings, const Frame& frame) {
+  const int w = std::max(frame.width, 1), h = std::max(frame.height, 1);
+  // world -> clip: (p - centre) * 2 scale / size
+  const glm::vec2 s(2.0f * frame.scale / w, 2.0f * frame.scale / h);
+  const glm::vec2 o = -frame.center * s;
+
+  clear_background(world.box(), frame, w, h);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha throughout
@@ -504,45 +558,10 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
   upload_particles(world, settings.color, &lo, &hi);
   const float min_radius = 0.75f / frame.scale;  // keep every particle visible
   if (n > 0 && settings.color == ColorMode::Liquid) {
-    // 1. Splat into the field, at half resolution on all but small canvases:
-    //    the threshold of a bilinearly filtered field is still a smooth edge.
-    const int div = w * h > 400000 ? 2 : 1;
-    const int fw = std::max(1, w / div), fh = std::max(1, h / div);
-    ensure_field_target(fw, fh);
-    glBindFramebuffer(GL_FRAMEBUFFER, field_fbo_);
-    glViewport(0, 0, fw, fh);
-    glClearColor(0, 0, 0, 0);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glBlendFunc(GL_ONE, GL_ONE);
-    glUseProgram(splat_.id);
-    glUniform2f(splat_.u_scale, s.x, s.y);
-    glUniform2f(splat_.u_offset, o.x, o.y);
-    glUniform1f(splat_.u_radius, std::max(2.0f * frame.spacing, 3.0f * min_radius));
-    glUniform2f(splat_.u_range, lo, hi);
-    glBindVertexArray(particle_vao_);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    // 2. Threshold and shade.
-    glViewport(0, 0, w, h);
-    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glUseProgram(liquid_.id);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, field_tex_);
-    glUniform1i(liquid_.u_field, 0);
-    glUniform2f(liquid_.u_texel, 1.0f / fw, 1.0f / fh);
-    glUniform1f(liquid_.u_threshold, 0.18f);
-    glBindVertexArray(empty_vao_);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    draw_liquid(n, w, h, s, o, std::max(2.0f * frame.spacing, 3.0f * min_radius), lo, hi);
   } else if (n > 0) {
-    glUseProgram(particles_.id);
-    glUniform2f(particles_.u_scale, s.x, s.y);
-    glUniform2f(particles_.u_offset, o.x, o.y);
-    glUniform1f(particles_.u_radius, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius));
-    glUniform2f(particles_.u_range, lo, hi);
-    glUniform1i(particles_.u_mode, static_cast<int>(settings.color));
-    glBindVertexArray(particle_vao_);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
+    draw_particles(n, s, o, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius), lo, hi,
+                   settings.color);
   }
 
   draw_shapes(world, frame, s, o);

@@ -55,6 +55,9 @@ class Renderer {
   bool build(Program& p, const char* vs, const char* fs, std::string* error);
   void upload_particles(const tidepool::World& world, ColorMode mode, float* lo, float* hi);
   void ensure_field_target(int w, int h);
+  // The passes of draw(); s and o map world to clip space (p * s + o).
+  void draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi);
+  void draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode);
   void draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o);
 
   Program particles_, splat_, liquid_, shapes_;

@@ -95,13 +95,14 @@ struct Measurement {
 // both alike. Then as many single-threaded copies as the pool has threads
 // run the frame at once, one on each thread (a loop of that many entries on
 // the pool): their speed over the one copy's is what the machine gives that
-// many threads of independent work at that moment. On this 2-core KVM guest
-// that moves with the host from second to second, and the threaded step,
-// which hands data between the cores a dozen times a step, falls further
-// than independent work when it does (docs/performance.md, "Threads"). Up to
-// 16 000 particles it bounds the threaded speedup; at 64 000 the copies,
-// twice the data, compete for the caches and memory, and the threaded world,
-// each core on half of one world's data, can beat them.
+// many threads of independent work at that moment. On a shared or virtual
+// host that moves from second to second, and the threaded step, which hands
+// data between the cores a dozen times a step, falls further than
+// independent work when it does (docs/performance.md, "Targets"). At small
+// and middle sizes the copies bound the threaded speedup; at the largest
+// the copies, one world's data per thread, compete for the caches and
+// memory, and the threaded world, each core on its share of one world's
+// data, can beat them.
 Measurement time_window(const World& start, const char* solver, double seconds, const Engine& e) {
   World w = start;
   const bool twin = e.parallel.run != nullptr;
@@ -162,10 +163,10 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
 
 // Measures what a step costs over `seconds` of simulated time after kWarmup
 // of warm-up. A window that takes little wall time is at the mercy of the
-// machine's other tenants (a 980-particle window of ~30 ms measured from
-// 3.95 M to 6.19 M particle-steps/s in three runs), so the window is run
-// again from the same warmed-up state, doing the same work each time, until
-// kMinWallMs are spent (at most kMaxRuns runs), and the median run is kept.
+// machine's other tenants (one short window can read far faster or slower
+// than the next), so the window is run again from the same warmed-up
+// state, doing the same work each time, until kMinWallMs are spent (at
+// most kMaxRuns runs), and the median run is kept.
 bool measure(const char* solver, int particles, double seconds, const Engine& e, Measurement* out) {
   World start;
   if (!bench_world(start, particles, solver, e)) return false;
@@ -282,188 +283,244 @@ double reference_throughput(int particles, double seconds, double* neighbours) {
   return static_cast<double>(w.count()) * steps / (ms / 1000.0);
 }
 
-}  // namespace
-
-int bench(int argc, char** argv) {
+// What `tidepool bench` was asked to run.
+struct BenchArgs {
   bool json = false, quick = false, do_capacity = true;
   int lanes = World::simd_width();
   int threads = 1;
   std::vector<int> sizes = {1000, 4000, 16000, 64000, 256000};
   std::vector<const char*> solvers = {"dfsph", "muller2003"};
+};
+
+// --sizes N,N,...: each in [1, kMaxParticles]; false, with the problem on
+// stderr, otherwise.
+bool parse_sizes(const std::string& list, std::vector<int>* sizes) {
+  sizes->clear();
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    const size_t comma = list.find(',', pos);
+    const int v = std::atoi(list.substr(pos, comma - pos).c_str());
+    if (v < 1 || v > kMaxParticles) {
+      std::fprintf(stderr, "tidepool bench: --sizes: each must be in [1, %d]\n", kMaxParticles);
+      return false;
+    }
+    sizes->push_back(v);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return true;
+}
+
+// The arguments after `bench`; false, with the problem on stderr, at the
+// first bad one.
+bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
+  BenchArgs& b = *out;
   for (int k = 0; k < argc; ++k) {
     const std::string a = argv[k];
     if (a == "--json") {
-      json = true;
+      b.json = true;
     } else if (a == "--quick") {
-      quick = true;
+      b.quick = true;
     } else if (a == "--no-capacity") {
-      do_capacity = false;
+      b.do_capacity = false;
     } else if (a == "--scalar") {
-      lanes = 1;
+      b.lanes = 1;
     } else if (a == "--lanes" && k + 1 < argc) {
-      lanes = std::atoi(argv[++k]);
-      if (lanes != 1 && lanes != 4 && lanes != 8) {
+      b.lanes = std::atoi(argv[++k]);
+      if (b.lanes != 1 && b.lanes != 4 && b.lanes != 8) {
         std::fprintf(stderr, "tidepool bench: --lanes %s: must be 1, 4 or 8\n", argv[k]);
-        return 2;
+        return false;
       }
     } else if (a == "--threads" && k + 1 < argc) {
-      threads = std::atoi(argv[++k]);
-      if (threads < 1 || threads > kMaxThreads) {
+      b.threads = std::atoi(argv[++k]);
+      if (b.threads < 1 || b.threads > kMaxThreads) {
         std::fprintf(stderr, "tidepool bench: --threads %s: must be in [1, %d]%s\n", argv[k], kMaxThreads,
                      kThreadsAvailable ? "" : " (this build has no threads)");
-        return 2;
+        return false;
       }
     } else if (a == "--solver" && k + 1 < argc) {
       const std::string s = argv[++k];
       if (s == "dfsph" || s == "muller2003") {
-        solvers = {s == "dfsph" ? "dfsph" : "muller2003"};
+        b.solvers = {s == "dfsph" ? "dfsph" : "muller2003"};
       } else {
         std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph or muller2003\n", s.c_str());
-        return 2;
+        return false;
       }
     } else if (a == "--sizes" && k + 1 < argc) {
-      sizes.clear();
-      std::string list = argv[++k];
-      size_t pos = 0;
-      while (pos <= list.size()) {
-        const size_t comma = list.find(',', pos);
-        const int v = std::atoi(list.substr(pos, comma - pos).c_str());
-        if (v < 1 || v > kMaxParticles) {
-          std::fprintf(stderr, "tidepool bench: --sizes: each must be in [1, %d]\n", kMaxParticles);
-          return 2;
-        }
-        sizes.push_back(v);
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-      }
+      if (!parse_sizes(argv[++k], &b.sizes)) return false;
     } else {
       std::fprintf(stderr, "tidepool bench: '%s': unknown argument\n", a.c_str());
-      return 2;
+      return false;
     }
   }
-  ThreadPool pool(threads);
-  lanes = std::min(lanes, World::simd_width());  // what the build has (widths 1 < 4 < 8)
-  const Engine engine{pool.hook(), lanes, threads};
-  if (quick) {
-    sizes = {1000, 4000};
-    do_capacity = false;
-  }
-  const double window = quick ? 0.05 : kWindow;
+  return true;
+}
 
-  if (!json) {
-    std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, ",
-                threads, threads > 1 ? "s" : "");
-    if (lanes > 1) {
-      std::printf("SIMD (%d lanes)\n", lanes);
-    } else {
-      std::printf("scalar\n");
-    }
-    std::printf("muller2003: wcsph preset (Tait, k 400, rho0 1000) with colour-field surface tension, sigma %.4g; dfsph: the defaults\n",
-                kWaterSigma);
-    std::printf("each row: the median of up to %d runs of its window from one state, until %.1f s of wall time\n",
-                kMaxRuns, kMinWallMs / 1000.0);
-    std::printf("%-11s %8s %6s %12s %9s %6s %6s %7s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
-                "ms/step", "B/part", "iters", "ns/pass", "ms/step per stage");
+// The text table's title lines and column heads.
+void print_header(const Engine& e) {
+  std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, ", e.threads,
+              e.threads > 1 ? "s" : "");
+  if (e.lanes > 1) {
+    std::printf("SIMD (%d lanes)\n", e.lanes);
+  } else {
+    std::printf("scalar\n");
   }
-  // Per solver, the spread of the cost over the sizes: slowest over fastest,
-  // per particle-step and (DFSPH) per particle-pass of its solves.
-  struct Spread {
-    const char* solver;
-    double step = 0.0, pass = 0.0;
-  };
-  std::vector<Spread> spreads;
-  for (const char* solver : solvers) {
-    double step_lo = 1e300, step_hi = 0.0, pass_lo = 1e300, pass_hi = 0.0;
-    for (int n : sizes) {
-      Measurement m{};
-      if (!measure(solver, n, window, engine, &m)) return 2;
-      step_lo = std::min(step_lo, m.particle_steps_per_s);
-      step_hi = std::max(step_hi, m.particle_steps_per_s);
-      if (m.passes > 0.0) {
-        pass_lo = std::min(pass_lo, ns_per_pass(m));
-        pass_hi = std::max(pass_hi, ns_per_pass(m));
-      }
-      if (json) {
-        std::printf("{\"solver\":\"%s\",\"threads\":%d,\"lanes\":%d,\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
-                    "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,"
-                    "\"solver_passes_per_step\":%.2f,\"pressure_ns_per_particle_pass\":%.2f,\"runs\":%d,\"stage_ms\":{",
-                    m.solver, threads, lanes,
-                    m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
-                    m.bytes_per_particle, m.iterations, m.passes, ns_per_pass(m), m.runs);
-        for (int k = 0; k < kStageCount; ++k)
-          std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
-        std::printf("}");
-        if (m.speedup > 0.0) {
-          std::printf(",\"speedup_vs_1_thread\":%.3f,\"copies_at_once_vs_1_thread\":%.3f", m.speedup,
-                      m.copies);
-        }
-        std::printf("}\n");
-      } else {
-        std::printf("%-11s %8d %6.1f %12.3g %9.3f %6.0f %6.1f ", m.solver, m.particles, m.neighbours,
-                    m.particle_steps_per_s, m.ms_per_step, m.bytes_per_particle, m.iterations);
-        if (m.passes > 0.0) {
-          std::printf("%7.1f ", ns_per_pass(m));
-        } else {
-          std::printf("%7s ", "-");
-        }
-        for (int k = 0; k < kStageCount; ++k) std::printf(" %s %.3f", stage_name(k), m.stage_ms[k]);
-        if (m.speedup > 0.0) std::printf("  %.2fx vs 1 thread (%d copies at once %.2fx)", m.speedup, threads, m.copies);
-        std::printf("\n");
-      }
-      std::fflush(stdout);
+  std::printf("muller2003: wcsph preset (Tait, k 400, rho0 1000) with colour-field surface tension, sigma %.4g; dfsph: the defaults\n",
+              kWaterSigma);
+  std::printf("each row: the median of up to %d runs of its window from one state, until %.1f s of wall time\n",
+              kMaxRuns, kMinWallMs / 1000.0);
+  std::printf("%-11s %8s %6s %12s %9s %6s %6s %7s  %s\n", "solver", "particles", "nbrs", "p-steps/s",
+              "ms/step", "B/part", "iters", "ns/pass", "ms/step per stage");
+}
+
+void print_json_row(const Measurement& m, const Engine& e) {
+  std::printf("{\"solver\":\"%s\",\"threads\":%d,\"lanes\":%d,\"particles\":%d,\"neighbours\":%.2f,\"particle_steps_per_s\":%.0f,"
+              "\"ms_per_step\":%.4f,\"bytes_per_particle\":%.0f,\"iterations_per_step\":%.2f,"
+              "\"solver_passes_per_step\":%.2f,\"pressure_ns_per_particle_pass\":%.2f,\"runs\":%d,\"stage_ms\":{",
+              m.solver, e.threads, e.lanes,
+              m.particles, m.neighbours, m.particle_steps_per_s, m.ms_per_step,
+              m.bytes_per_particle, m.iterations, m.passes, ns_per_pass(m), m.runs);
+  for (int k = 0; k < kStageCount; ++k)
+    std::printf("%s\"%s\":%.4f", k ? "," : "", stage_name(k), m.stage_ms[k]);
+  std::printf("}");
+  if (m.speedup > 0.0) {
+    std::printf(",\"speedup_vs_1_thread\":%.3f,\"copies_at_once_vs_1_thread\":%.3f", m.speedup,
+                m.copies);
+  }
+  std::printf("}\n");
+}
+
+void print_text_row(const Measurement& m, const Engine& e) {
+  std::printf("%-11s %8d %6.1f %12.3g %9.3f %6.0f %6.1f ", m.solver, m.particles, m.neighbours,
+              m.particle_steps_per_s, m.ms_per_step, m.bytes_per_particle, m.iterations);
+  if (m.passes > 0.0) {
+    std::printf("%7.1f ", ns_per_pass(m));
+  } else {
+    std::printf("%7s ", "-");
+  }
+  for (int k = 0; k < kStageCount; ++k) std::printf(" %s %.3f", stage_name(k), m.stage_ms[k]);
+  if (m.speedup > 0.0) std::printf("  %.2fx vs 1 thread (%d copies at once %.2fx)", m.speedup, e.threads, m.copies);
+  std::printf("\n");
+}
+
+// Per solver, the spread of the cost over the sizes: slowest over fastest,
+// per particle-step and (DFSPH) per particle-pass of its solves.
+struct Spread {
+  const char* solver = nullptr;
+  double step = 0.0, pass = 0.0;
+};
+
+// Measures and prints one row per size of `solver`, as it comes; false if
+// a world could not be built.
+bool bench_solver(const char* solver, const BenchArgs& args, double window, const Engine& e, Spread* spread) {
+  double step_lo = 1e300, step_hi = 0.0, pass_lo = 1e300, pass_hi = 0.0;
+  for (int n : args.sizes) {
+    Measurement m{};
+    if (!measure(solver, n, window, e, &m)) return false;
+    step_lo = std::min(step_lo, m.particle_steps_per_s);
+    step_hi = std::max(step_hi, m.particle_steps_per_s);
+    if (m.passes > 0.0) {
+      pass_lo = std::min(pass_lo, ns_per_pass(m));
+      pass_hi = std::max(pass_hi, ns_per_pass(m));
     }
-    spreads.push_back({solver, step_hi / step_lo, pass_hi > 0.0 ? pass_hi / pass_lo : 0.0});
+    if (args.json) {
+      print_json_row(m, e);
+    } else {
+      print_text_row(m, e);
+    }
+    std::fflush(stdout);
+  }
+  *spread = {solver, step_hi / step_lo, pass_hi > 0.0 ? pass_hi / pass_lo : 0.0};
+  return true;
+}
+
+// What follows the rows: the spreads, the reference against Müller's step
+// at one size, and each solver's 60-fps capacity.
+struct Summary {
+  std::vector<Spread> spreads;
+  int ref_size = 0;
+  double ref_best = 0.0, ref_nb = 0.0, ours = 0.0, ratio = 0.0;
+  std::vector<std::pair<const char*, Capacity>> caps;
+};
+
+void print_json_summary(const Summary& s) {
+  const auto& caps = s.caps;
+  std::printf("{\"capacity_60fps\":{");
+  for (size_t k = 0; k < caps.size(); ++k)
+    std::printf("%s\"%s\":%d", k ? "," : "", caps[k].first, caps[k].second.particles);
+  std::printf("},\"capacity_height_ratio\":{");
+  for (size_t k = 0; k < caps.size(); ++k)
+    std::printf("%s\"%s\":%.4f", k ? "," : "", caps[k].first, caps[k].second.height_ratio);
+  std::printf("},\"capacity_peak_bytes_per_particle\":{");
+  for (size_t k = 0; k < caps.size(); ++k)
+    std::printf("%s\"%s\":%zu", k ? "," : "", caps[k].first, caps[k].second.peak_bytes);
+  std::printf("},\"cost_spread\":{");
+  for (size_t k = 0; k < s.spreads.size(); ++k)
+    std::printf("%s\"%s\":%.3f", k ? "," : "", s.spreads[k].solver, s.spreads[k].step);
+  std::printf("},\"pass_cost_spread\":{");
+  bool first = true;
+  for (const Spread& sp : s.spreads) {
+    if (sp.pass <= 0.0) continue;
+    std::printf("%s\"%s\":%.3f", first ? "" : ",", sp.solver, sp.pass);
+    first = false;
+  }
+  std::printf("},\"reference_particles\":%d,\"reference_neighbours\":%.2f,"
+              "\"reference_particle_steps_per_s\":%.0f,\"ratio\":%.2f}\n",
+              s.ref_size, s.ref_nb, s.ref_best, s.ratio);
+}
+
+void print_text_summary(const Summary& s) {
+  std::printf("\n");
+  for (const Spread& sp : s.spreads) {
+    std::printf("cost spread %-11s %.2fx per particle-step, slowest size over fastest", sp.solver, sp.step);
+    if (sp.pass > 0.0) std::printf("; %.2fx per particle-pass of the solves", sp.pass);
+    std::printf("\n");
+  }
+  std::printf("reference (seed 000 algorithm, hash map + neighbour lists) at %d particles: "
+              "%.3g particle-steps/s; muller2003 here: %.3g; ratio %.2f\n",
+              s.ref_size, s.ref_best, s.ours, s.ratio);
+  for (const auto& [solver, c] : s.caps)
+    std::printf("60-fps capacity %-11s %7d particles (median frame %.1f ms, pool height %.1f %% "
+                "of the area-conserving height at t = 5.5-6 s; peak %zu bytes a particle)\n",
+                solver, c.particles, c.median_ms, 100.0 * c.height_ratio, c.peak_bytes);
+}
+
+}  // namespace
+
+int bench(int argc, char** argv) {
+  BenchArgs args;
+  if (!parse_bench_args(argc, argv, &args)) return 2;
+  ThreadPool pool(args.threads);
+  args.lanes = std::min(args.lanes, World::simd_width());  // what the build has (widths 1 < 4 < 8)
+  const Engine engine{pool.hook(), args.lanes, args.threads};
+  if (args.quick) {
+    args.sizes = {1000, 4000};
+    args.do_capacity = false;
+  }
+  const double window = args.quick ? 0.05 : kWindow;
+
+  if (!args.json) print_header(engine);
+  Summary sum;
+  for (const char* solver : args.solvers) {
+    Spread spread;
+    if (!bench_solver(solver, args, window, engine, &spread)) return 2;
+    sum.spreads.push_back(spread);
   }
   // The reference, at the sizes it can manage in reasonable time.
-  double ref_best = 0.0, ref_nb = 0.0, ours = 0.0;
-  const int ref_size = quick ? 1000 : 16000;
-  ref_best = reference_throughput(ref_size, quick ? 0.02 : 0.05, &ref_nb);
+  sum.ref_size = args.quick ? 1000 : 16000;
+  sum.ref_best = reference_throughput(sum.ref_size, args.quick ? 0.02 : 0.05, &sum.ref_nb);
   {
     Measurement m{};
-    if (!measure("muller2003", ref_size, quick ? 0.02 : 0.05, engine, &m)) return 2;
-    ours = m.particle_steps_per_s;
+    if (!measure("muller2003", sum.ref_size, args.quick ? 0.02 : 0.05, engine, &m)) return 2;
+    sum.ours = m.particle_steps_per_s;
   }
-  const double ratio = ref_best > 0 ? ours / ref_best : 0.0;
-  std::vector<std::pair<const char*, Capacity>> caps;
-  if (do_capacity)
-    for (const char* solver : solvers) caps.emplace_back(solver, capacity(solver, 2000, engine));
-  if (json) {
-    std::printf("{\"capacity_60fps\":{");
-    for (size_t k = 0; k < caps.size(); ++k)
-      std::printf("%s\"%s\":%d", k ? "," : "", caps[k].first, caps[k].second.particles);
-    std::printf("},\"capacity_height_ratio\":{");
-    for (size_t k = 0; k < caps.size(); ++k)
-      std::printf("%s\"%s\":%.4f", k ? "," : "", caps[k].first, caps[k].second.height_ratio);
-    std::printf("},\"capacity_peak_bytes_per_particle\":{");
-    for (size_t k = 0; k < caps.size(); ++k)
-      std::printf("%s\"%s\":%zu", k ? "," : "", caps[k].first, caps[k].second.peak_bytes);
-    std::printf("},\"cost_spread\":{");
-    for (size_t k = 0; k < spreads.size(); ++k)
-      std::printf("%s\"%s\":%.3f", k ? "," : "", spreads[k].solver, spreads[k].step);
-    std::printf("},\"pass_cost_spread\":{");
-    bool first = true;
-    for (const Spread& sp : spreads) {
-      if (sp.pass <= 0.0) continue;
-      std::printf("%s\"%s\":%.3f", first ? "" : ",", sp.solver, sp.pass);
-      first = false;
-    }
-    std::printf("},\"reference_particles\":%d,\"reference_neighbours\":%.2f,"
-                "\"reference_particle_steps_per_s\":%.0f,\"ratio\":%.2f}\n",
-                ref_size, ref_nb, ref_best, ratio);
+  sum.ratio = sum.ref_best > 0 ? sum.ours / sum.ref_best : 0.0;
+  if (args.do_capacity)
+    for (const char* solver : args.solvers) sum.caps.emplace_back(solver, capacity(solver, 2000, engine));
+  if (args.json) {
+    print_json_summary(sum);
   } else {
-    std::printf("\n");
-    for (const Spread& sp : spreads) {
-      std::printf("cost spread %-11s %.2fx per particle-step, slowest size over fastest", sp.solver, sp.step);
-      if (sp.pass > 0.0) std::printf("; %.2fx per particle-pass of the solves", sp.pass);
-      std::printf("\n");
-    }
-    std::printf("reference (seed 000 algorithm, hash map + neighbour lists) at %d particles: "
-                "%.3g particle-steps/s; muller2003 here: %.3g; ratio %.2f\n",
-                ref_size, ref_best, ours, ratio);
-    for (const auto& [solver, c] : caps)
-      std::printf("60-fps capacity %-11s %7d particles (median frame %.1f ms, pool height %.1f %% "
-                  "of the area-conserving height at t = 5.5-6 s; peak %zu bytes a particle)\n",
-                  solver, c.particles, c.median_ms, 100.0 * c.height_ratio, c.peak_bytes);
+    print_text_summary(sum);
   }
   return 0;
 }

@@ -137,15 +137,43 @@ void write_stats(FILE* f, long frame, const FrameStats& s) {
   std::fprintf(f, "}}\n");
 }
 
-int run(int argc, char** argv) {
-  std::vector<std::string> problems;
+// What `tidepool run` was asked for.
+struct RunArgs {
   std::string scene, dump_path, stats_path;
   SceneSetup setup;
   double seconds = 5.0, dump_every = 0.1;
   int lanes = World::simd_width();
+};
+
+// --set key=value: adds the override to *setup, or the problem to *problems.
+void parse_set(const std::string& kv, SceneSetup* setup, std::vector<std::string>* problems) {
+  const size_t eq = kv.find('=');
+  if (eq == std::string::npos) {
+    problems->push_back("--set " + kv + ": expected key=value");
+    return;
+  }
+  const std::string key = kv.substr(0, eq);
+  const ParamInfo* info = find_param(key);
+  if (!info) {
+    problems->push_back("--set " + kv + ": unknown parameter '" + key + "' (see `tidepool params`)");
+    return;
+  }
+  float value = 0.0f;
+  std::string err;
+  if (!parse_param_value(*info, kv.substr(eq + 1), &value, &err)) {
+    problems->push_back("--set " + err);
+    return;
+  }
+  setup->overrides.emplace_back(key, value);
+}
+
+// The arguments after `run`. Every problem goes to *problems, and the
+// parsing goes on, so that one run reports them all.
+RunArgs parse_run_args(int argc, char** argv, std::vector<std::string>* problems) {
+  RunArgs r;
   auto need_value = [&](int& k) -> const char* {
     if (k + 1 >= argc) {
-      problems.push_back(std::string(argv[k]) + ": missing value");
+      problems->push_back(std::string(argv[k]) + ": missing value");
       return nullptr;
     }
     return argv[++k];
@@ -154,101 +182,76 @@ int run(int argc, char** argv) {
     const std::string a = argv[k];
     double v = 0.0;
     if (a == "--scene") {
-      if (const char* s = need_value(k)) scene = s;
+      if (const char* s = need_value(k)) r.scene = s;
     } else if (a == "--particles") {
       if (const char* s = need_value(k)) {
         if (!parse_number(s, &v) || v != std::floor(v) || v < 1 || v > kMaxParticles)
-          problems.push_back("--particles " + std::string(s) + ": must be a whole number in [1, " +
-                             std::to_string(kMaxParticles) + "]");
+          problems->push_back("--particles " + std::string(s) + ": must be a whole number in [1, " +
+                              std::to_string(kMaxParticles) + "]");
         else
-          setup.particles = static_cast<int>(v);
+          r.setup.particles = static_cast<int>(v);
       }
     } else if (a == "--time") {
       if (const char* s = need_value(k)) {
         if (!parse_number(s, &v) || v < 0 || v > 1e5)
-          problems.push_back("--time " + std::string(s) + ": must be seconds in [0, 100000]");
+          problems->push_back("--time " + std::string(s) + ": must be seconds in [0, 100000]");
         else
-          seconds = v;
+          r.seconds = v;
       }
     } else if (a == "--dump-every") {
       if (const char* s = need_value(k)) {
         if (!parse_number(s, &v) || v <= 0 || v > 1e5)
-          problems.push_back("--dump-every " + std::string(s) + ": must be seconds in (0, 100000]");
+          problems->push_back("--dump-every " + std::string(s) + ": must be seconds in (0, 100000]");
         else
-          dump_every = v;
+          r.dump_every = v;
       }
     } else if (a == "--lanes") {
       if (const char* s = need_value(k)) {
         if (!parse_number(s, &v) || (v != 1 && v != 4 && v != 8))
-          problems.push_back("--lanes " + std::string(s) + ": must be 1, 4 or 8");
+          problems->push_back("--lanes " + std::string(s) + ": must be 1, 4 or 8");
         else
-          lanes = static_cast<int>(v);
+          r.lanes = static_cast<int>(v);
       }
     } else if (a == "--preset") {
-      if (const char* s = need_value(k)) setup.preset = s;
+      if (const char* s = need_value(k)) r.setup.preset = s;
     } else if (a == "--dump") {
-      if (const char* s = need_value(k)) dump_path = s;
+      if (const char* s = need_value(k)) r.dump_path = s;
     } else if (a == "--stats") {
-      if (const char* s = need_value(k)) stats_path = s;
+      if (const char* s = need_value(k)) r.stats_path = s;
     } else if (a == "--set") {
-      const char* s = need_value(k);
-      if (!s) continue;
-      const std::string kv = s;
-      const size_t eq = kv.find('=');
-      if (eq == std::string::npos) {
-        problems.push_back("--set " + kv + ": expected key=value");
-        continue;
-      }
-      const std::string key = kv.substr(0, eq);
-      const ParamInfo* info = find_param(key);
-      if (!info) {
-        problems.push_back("--set " + kv + ": unknown parameter '" + key +
-                           "' (see `tidepool params`)");
-        continue;
-      }
-      float value = 0.0f;
-      std::string err;
-      if (!parse_param_value(*info, kv.substr(eq + 1), &value, &err)) {
-        problems.push_back("--set " + err);
-        continue;
-      }
-      setup.overrides.emplace_back(key, value);
+      if (const char* s = need_value(k)) parse_set(s, &r.setup, problems);
     } else {
-      problems.push_back("'" + a + "': unknown argument");
+      problems->push_back("'" + a + "': unknown argument");
     }
   }
-  if (scene.empty()) problems.push_back("--scene: required (see `tidepool scenes`)");
-  World world;
-  // The scene checks its name, the particle count and every --set value, so
-  // it runs even when the arguments already had problems: all are reported.
-  if (!scene.empty()) {
-    std::string err;
-    if (!load_scene(world, scene, setup, &err)) {
-      size_t start = 0;
-      while (start <= err.size()) {
-        const size_t nl = err.find('\n', start);
-        problems.push_back(err.substr(start, nl - start));
-        if (nl == std::string::npos) break;
-        start = nl + 1;
-      }
-    }
-  }
-  if (!problems.empty()) {
-    for (const std::string& p : problems) std::fprintf(stderr, "tidepool: %s\n", p.c_str());
-    std::fprintf(stderr, "%s", kUsage);
-    return 2;
-  }
+  return r;
+}
 
-  // Lanes the build lacks round down (World::set_lanes): the state hash
-  // names the width that ran.
-  world.set_lanes(lanes);
+// Loads the scene into `world`. The scene checks its name, the particle
+// count and every --set value; each line of its error joins *problems.
+void load_run_scene(World& world, const RunArgs& args, std::vector<std::string>* problems) {
+  std::string err;
+  if (load_scene(world, args.scene, args.setup, &err)) return;
+  size_t start = 0;
+  while (start <= err.size()) {
+    const size_t nl = err.find('\n', start);
+    problems->push_back(err.substr(start, nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+}
+
+// Advances the loaded world by args.seconds in 1/60 s frames, writing the
+// dump and the stats as it goes, and prints the final state's line. The
+// exit status: 0, or 1 if an output file could not be written.
+int simulate(World& world, const RunArgs& args) {
   AtomicFile dump, stats;
-  if (!dump_path.empty() && !dump.open(dump_path)) {
-    std::fprintf(stderr, "tidepool: --dump %s: cannot write\n", dump_path.c_str());
+  if (!args.dump_path.empty() && !dump.open(args.dump_path)) {
+    std::fprintf(stderr, "tidepool: --dump %s: cannot write\n", args.dump_path.c_str());
     return 1;
   }
-  if (!stats_path.empty() && !stats.open(stats_path)) {
-    std::fprintf(stderr, "tidepool: --stats %s: cannot write\n", stats_path.c_str());
+  if (!args.stats_path.empty() && !stats.open(args.stats_path)) {
+    std::fprintf(stderr, "tidepool: --stats %s: cannot write\n", args.stats_path.c_str());
     return 1;
   }
   if (dump.f) {
@@ -256,8 +259,8 @@ int run(int argc, char** argv) {
     dump_frame(dump.f, world);
   }
   const double frame = 1.0 / 60.0;
-  const long frames = static_cast<long>(std::ceil(seconds / frame - 1e-9));
-  double next_dump = dump_every;
+  const long frames = static_cast<long>(std::ceil(args.seconds / frame - 1e-9));
+  double next_dump = args.dump_every;
   const Clock clock{&steady_ms, nullptr};
   FrameStats last;
   int contained_frames = 0;
@@ -267,24 +270,43 @@ int run(int argc, char** argv) {
     if (stats.f) write_stats(stats.f, f, last);
     if (dump.f && world.time() + 1e-9 >= next_dump) {
       dump_frame(dump.f, world);
-      next_dump += dump_every;
+      next_dump += args.dump_every;
     }
   }
   if (!dump.commit()) {
-    std::fprintf(stderr, "tidepool: --dump %s: write failed\n", dump_path.c_str());
+    std::fprintf(stderr, "tidepool: --dump %s: write failed\n", args.dump_path.c_str());
     return 1;
   }
   if (!stats.commit()) {
-    std::fprintf(stderr, "tidepool: --stats %s: write failed\n", stats_path.c_str());
+    std::fprintf(stderr, "tidepool: --stats %s: write failed\n", args.stats_path.c_str());
     return 1;
   }
   std::printf(
       "%s: %d particles, t = %.3f s, mean density error %.3f %%, max speed %.2f m/s, "
       "%d substeps in the last frame, %d frames contained by the safety net, %d lanes, hash %016llx\n",
-      scene.c_str(), last.particles, world.time(), 100.0 * last.mean_density_error,
+      args.scene.c_str(), last.particles, world.time(), 100.0 * last.mean_density_error,
       static_cast<double>(last.max_speed), last.substeps, contained_frames, world.lanes(),
       static_cast<unsigned long long>(world.state_hash()));
   return 0;
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> problems;
+  const RunArgs args = parse_run_args(argc, argv, &problems);
+  if (args.scene.empty()) problems.push_back("--scene: required (see `tidepool scenes`)");
+  World world;
+  // The scene is loaded even when the arguments already had problems, so
+  // that all of them are reported at once.
+  if (!args.scene.empty()) load_run_scene(world, args, &problems);
+  if (!problems.empty()) {
+    for (const std::string& p : problems) std::fprintf(stderr, "tidepool: %s\n", p.c_str());
+    std::fprintf(stderr, "%s", kUsage);
+    return 2;
+  }
+  // Lanes the build lacks round down (World::set_lanes): the state hash
+  // names the width that ran.
+  world.set_lanes(args.lanes);
+  return simulate(world, args);
 }
 
 }  // namespace

@@ -1,24 +1,24 @@
 // Whether a program's frames should run on its thread pool or on one thread,
 // from the frames' own timings.
 //
-// Threads do not always pay. On a host that gives two vCPUs one core, a
-// device whose second thread lands on a slow or busy core, or one where
+// Threads do not always pay. On a host that gives two virtual CPUs one core,
+// a device whose second thread lands on a slow or busy core, or one where
 // handing data between the cores is slow, the two-thread step can take
-// longer than one thread's: on this project's 2-vCPU CI guest the
-// 4 000-particle Müller step took 285-370 us on two threads against 265 us
-// on one in such phases, in which two independent one-thread copies still
-// ran 1.3-1.7x as fast as one (a handoff between the vCPUs cost up to
-// 570 ns; docs/performance.md, "Threads"). They come and go within seconds
-// or minutes. So no choice made once at start-up holds. Instead,
-// one frame in kEvery runs on the other choice, and is timed against the
-// mean of the frames either side of it (the flow, and the host, barely
-// change across three frames). When the median of the last kSamples such
-// ratios says the other choice is faster by kMargin, the program switches,
-// and goes on sampling the one it left. The cost is one frame in kEvery on
-// the slower choice: when threads are 1.7x faster, about 1 % of the
-// simulation time, and at the 60-fps limit at most one late frame in kEvery.
-// Results never depend on the choice (the core's loops write only their own
-// indices), only the time does.
+// longer than one thread's, even while two independent one-thread copies
+// of the work still run faster than one: it is the handoffs between the
+// cores that slow, not the cores (docs/design.md, "Threads"). Such
+// phases come and go within seconds or minutes, so no choice made once at
+// start-up holds. Instead, one frame in kEvery runs on the other choice,
+// and is timed against the mean of the frames either side of it (the flow,
+// and the host, barely change across three frames). When the median of the
+// last kSamples such ratios says the other choice is faster by kMargin, the
+// program switches, and goes on sampling the one it left. The median, not
+// the mean, so that one probe landing on a hiccup cannot switch it. The
+// cost is one frame in kEvery on the slower choice: when that choice takes
+// r times as long, (r - 1) / kEvery more simulation time, and at the 60-fps
+// limit at most one late frame in kEvery. Results never depend on the
+// choice (the core's loops write only their own indices), only the time
+// does.
 #pragma once
 
 #include <algorithm>

@@ -27,12 +27,10 @@ void wait_until(const Ready& ready) {
 // returns at once and it is well under a millisecond, so a worker in a
 // browser parks soon after the frame's simulation ends.
 constexpr int kSpinsBeforePark = 100000;
-// Spins before a waiting worker starts to yield (natively 20-40 us): the
+// Spins before a waiting worker starts to yield: enough to span the
 // caller's serial stretches between a step's loops (the counting sort's
-// histogram, the bands) last microseconds, and a worker inside a yield
-// answers the next loop late. Alone, 20 000 spins instead of 256 measured
-// within the noise (both pools); with this pool it is part of the gain
-// quoted in thread_pool.h.
+// histogram, the bands), which last microseconds, because a worker inside
+// a yield answers the next loop late.
 constexpr int kSpinsBeforeYield = 20000;
 
 // A parked worker looks at the generation again this often. The caller

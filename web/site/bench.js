@@ -6,7 +6,8 @@
 // startedAt, firstResultAt, finishedAt} (times from performance.now();
 // results and summary are parsed objects with --json, text lines without).
 'use strict';
-(() => {
+// A block, not a function: in strict code its declarations stay inside it.
+{
   const $ = (id) => document.getElementById(id);
   const state = {
     args: [],
@@ -22,6 +23,7 @@
     finishedAt: null,
   };
   window.tidepoolBench = state;
+  let ticker = null;  // the status line's clock while the bench runs
 
   // Query string -> bench arguments. Values go to the program's argv as
   // they are (it checks them and says what is wrong); nothing reaches the
@@ -56,6 +58,44 @@
     $('out').append(span);
   }
 
+  // A --json result row: kept, and shown as a row of the results table.
+  function addResultRow(obj) {
+    state.results.push(obj);
+    if (state.firstResultAt === null) state.firstResultAt = performance.now();
+    const tr = document.createElement('tr');
+    for (const cell of [obj.solver, String(obj.particles), fmt(obj.neighbours, 1),
+      obj.particle_steps_per_s.toExponential(3), fmt(obj.ms_per_step, 3),
+      String(obj.bytes_per_particle), fmt(obj.iterations_per_step, 1),
+      obj.solver_passes_per_step > 0 ? fmt(obj.pressure_ns_per_particle_pass, 1) : '-',
+      obj.speedup_vs_1_thread ? `${fmt(obj.speedup_vs_1_thread, 2)}x` : '-',
+      obj.copies_at_once_vs_1_thread ? `${fmt(obj.copies_at_once_vs_1_thread, 2)}x` : '-']) {
+      const td = document.createElement('td');
+      td.textContent = cell;
+      tr.append(td);
+    }
+    $('results').tBodies[0].append(tr);
+    $('results').hidden = false;
+  }
+
+  // The --json summary line: kept, and its capacities, cost spreads and
+  // reference shown up top.
+  function showJsonSummary(obj) {
+    state.summary = obj;
+    const caps = Object.entries(obj.capacity_60fps)
+      .map(([solver, n]) => {
+        const peak = (obj.capacity_peak_bytes_per_particle || {})[solver];
+        return `60-fps capacity ${solver}: ${n} particles` + (peak ? `, peak ${peak} bytes a particle` : '');
+      });
+    for (const [solver, spread] of Object.entries(obj.cost_spread || {})) {
+      const pass = (obj.pass_cost_spread || {})[solver];
+      caps.push(`cost spread ${solver}: ${spread}x per particle-step` +
+        (pass ? `, ${pass}x per particle-pass of the solves` : ''));
+    }
+    caps.push(`reference at ${obj.reference_particles} particles: ` +
+      `${obj.reference_particle_steps_per_s.toExponential(3)} particle-steps/s, ratio ${obj.ratio}`);
+    $('capacity').textContent = caps.join('\n');
+  }
+
   // --json lines become table rows and the summary; the text table is
   // readable as it is, only its capacity lines are repeated up top.
   function onLine(line) {
@@ -68,38 +108,8 @@
       } catch {
         return;
       }
-      if (typeof obj.solver === 'string') {
-        state.results.push(obj);
-        if (state.firstResultAt === null) state.firstResultAt = performance.now();
-        const tr = document.createElement('tr');
-        for (const cell of [obj.solver, String(obj.particles), fmt(obj.neighbours, 1),
-          obj.particle_steps_per_s.toExponential(3), fmt(obj.ms_per_step, 3),
-          String(obj.bytes_per_particle), fmt(obj.iterations_per_step, 1),
-          obj.solver_passes_per_step > 0 ? fmt(obj.pressure_ns_per_particle_pass, 1) : '-',
-          obj.speedup_vs_1_thread ? `${fmt(obj.speedup_vs_1_thread, 2)}x` : '-',
-          obj.copies_at_once_vs_1_thread ? `${fmt(obj.copies_at_once_vs_1_thread, 2)}x` : '-']) {
-          const td = document.createElement('td');
-          td.textContent = cell;
-          tr.append(td);
-        }
-        $('results').tBodies[0].append(tr);
-        $('results').hidden = false;
-      } else if (obj.capacity_60fps) {
-        state.summary = obj;
-        const caps = Object.entries(obj.capacity_60fps)
-          .map(([solver, n]) => {
-            const peak = (obj.capacity_peak_bytes_per_particle || {})[solver];
-            return `60-fps capacity ${solver}: ${n} particles` + (peak ? `, peak ${peak} bytes a particle` : '');
-          });
-        for (const [solver, spread] of Object.entries(obj.cost_spread || {})) {
-          const pass = (obj.pass_cost_spread || {})[solver];
-          caps.push(`cost spread ${solver}: ${spread}x per particle-step` +
-            (pass ? `, ${pass}x per particle-pass of the solves` : ''));
-        }
-        caps.push(`reference at ${obj.reference_particles} particles: ` +
-          `${obj.reference_particle_steps_per_s.toExponential(3)} particle-steps/s, ratio ${obj.ratio}`);
-        $('capacity').textContent = caps.join('\n');
-      }
+      if (typeof obj.solver === 'string') addResultRow(obj);
+      else if (obj.capacity_60fps) showJsonSummary(obj);
     } else if (/^(dfsph|muller2003)\s+\d+/.test(line)) {
       state.results.push(line);
       if (state.firstResultAt === null) state.firstResultAt = performance.now();
@@ -122,51 +132,57 @@
     else status(`tidepool bench exited with status ${code} after ${seconds()} s (see the output below)`, true);
   }
 
-  const query = new URLSearchParams(location.search);
-  state.args = benchArgs(query);
-  $('args').value = state.args.join(' ');
-  $('env').textContent = `${navigator.userAgent}; ${navigator.hardwareConcurrency || '?'} logical cores; ` +
-    `cross-origin isolated: ${self.crossOriginIsolated ? 'yes' : 'no'}`;
+  // Reads the arguments from the query string, checks that the browser can
+  // run the bench, and starts it in bench-worker.js.
+  function start() {
+    const query = new URLSearchParams(location.search);
+    state.args = benchArgs(query);
+    $('args').value = state.args.join(' ');
+    $('env').textContent = `${navigator.userAgent}; ${navigator.hardwareConcurrency || '?'} logical cores; ` +
+      `cross-origin isolated: ${self.crossOriginIsolated ? 'yes' : 'no'}`;
 
-  if (typeof WebAssembly !== 'object' || typeof Worker !== 'function') {
-    status('This browser has no WebAssembly or no Web Workers: the bench cannot run here.', true);
-    return;
-  }
-  // `--threads` runs the -pthread build, whose threads share memory: only a
-  // cross-origin isolated page has SharedArrayBuffer.
-  const threads = state.args.includes('--threads');
-  if (threads && !self.crossOriginIsolated) {
-    status('--threads needs a cross-origin isolated page (COOP/COEP headers, as scripts/serve.sh sends): ' +
-      'this one is not, so the bench was not started.', true);
-    state.done = true;
-    state.error = 'not cross-origin isolated';
-    return;
-  }
-  state.startedAt = performance.now();
-  const label = ['tidepool', 'bench', ...state.args].join(' ');
-  status(`running ${label} …`);
-  const ticker = setInterval(() => status(`running ${label} … ${seconds()} s`), 1000);
+    if (typeof WebAssembly !== 'object' || typeof Worker !== 'function') {
+      status('This browser has no WebAssembly or no Web Workers: the bench cannot run here.', true);
+      return;
+    }
+    // `--threads` runs the -pthread build, whose threads share memory: only a
+    // cross-origin isolated page has SharedArrayBuffer.
+    const threads = state.args.includes('--threads');
+    if (threads && !self.crossOriginIsolated) {
+      status('--threads needs a cross-origin isolated page (COOP/COEP headers, as scripts/serve.sh sends): ' +
+        'this one is not, so the bench was not started.', true);
+      state.done = true;
+      state.error = 'not cross-origin isolated';
+      return;
+    }
+    state.startedAt = performance.now();
+    const label = ['tidepool', 'bench', ...state.args].join(' ');
+    status(`running ${label} …`);
+    ticker = setInterval(() => status(`running ${label} … ${seconds()} s`), 1000);
 
-  const worker = new Worker('bench-worker.js');
-  worker.onmessage = (e) => {
-    const m = e.data;
-    if (m.type === 'out') onLine(m.line);
-    else if (m.type === 'err') {
-      state.stderr.push(m.line);
-      appendOut(m.line, 'stderr');
-    } else if (m.type === 'exit') finish(m.code);
-    else if (m.type === 'abort') {
-      // abort() without a reason (the C library's) passes an empty one.
-      const what = m.what || 'the program aborted (its last output is below)';
+    const worker = new Worker('bench-worker.js');
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === 'out') onLine(m.line);
+      else if (m.type === 'err') {
+        state.stderr.push(m.line);
+        appendOut(m.line, 'stderr');
+      } else if (m.type === 'exit') finish(m.code);
+      else if (m.type === 'abort') {
+        // abort() without a reason (the C library's) passes an empty one.
+        const what = m.what || 'the program aborted (its last output is below)';
+        console.error(`bench: ${what}`);
+        finish(null, what);
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      const what = e.message || 'the worker could not start (is /bench/tidepool-cli.js built? scripts/build-web.sh)';
       console.error(`bench: ${what}`);
       finish(null, what);
-    }
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    const what = e.message || 'the worker could not start (is /bench/tidepool-cli.js built? scripts/build-web.sh)';
-    console.error(`bench: ${what}`);
-    finish(null, what);
-  };
-  worker.postMessage({ args: state.args, threads });
-})();
+    };
+    worker.postMessage({ args: state.args, threads });
+  }
+
+  start();
+}
