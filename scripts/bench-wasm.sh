@@ -6,7 +6,7 @@
 #                                              --sizes 1000,4000 --no-capacity
 #   scripts/bench-wasm.sh --threads N [...]    the -pthread build, N threads
 #
-# Builds the core and the CLI only (no SDL2, no app) with emcmake into
+# Builds the core and the CLI only (no SDL2, no app) with Emscripten into
 # build/wasm-cli (TIDEPOOL_WASM_CLI_BUILD overrides), Release, -msimd128.
 # With --threads N (1..8) it builds with -pthread into build/wasm-cli-mt
 # (TIDEPOOL_WASM_CLI_MT_BUILD overrides) instead, and the bench runs its
@@ -25,19 +25,18 @@ args=("$@")
 for ((k = 0; k < ${#args[@]}; k++)); do
   if [ "${args[$k]}" = --threads ] && [ $((k + 1)) -lt ${#args[@]} ]; then threads="${args[$((k + 1))]}"; fi
 done
+# The configure lines are CMakePresets.json's wasm-cli and wasm-cli-threads
+# presets; -B "$BUILD" moves their trees where the variables above say.
 case "$threads" in
-  "") BUILD="${TIDEPOOL_WASM_CLI_BUILD:-$ROOT/build/wasm-cli}" MT=OFF ;;
-  [1-8]) BUILD="${TIDEPOOL_WASM_CLI_MT_BUILD:-$ROOT/build/wasm-cli-mt}" MT=ON ;;
+  "") BUILD="${TIDEPOOL_WASM_CLI_BUILD:-$ROOT/build/wasm-cli}" PRESET=wasm-cli ;;
+  [1-8]) BUILD="${TIDEPOOL_WASM_CLI_MT_BUILD:-$ROOT/build/wasm-cli-mt}" PRESET=wasm-cli-threads ;;
   *) echo "[bench-wasm] --threads $threads: must be 1..8 (the -pthread build starts 7 workers)" >&2; exit 2 ;;
 esac
 
 [ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" wasm >&2
 
 mkdir -p "$BUILD"
-emcmake cmake -S "$ROOT" -B "$BUILD" \
-  -DCMAKE_BUILD_TYPE=Release -DTIDEPOOL_SIMD=ON -DTIDEPOOL_WASM_THREADS=$MT \
-  -DTIDEPOOL_BUILD_CLI=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_APP=OFF \
-  >"$BUILD/configure.log" 2>&1 ||
+cmake -S "$ROOT" --preset "$PRESET" -B "$BUILD" >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log" >&2; echo "[bench-wasm] configure failed" >&2; exit 1; }
 nice -n 10 cmake --build "$BUILD" --target tidepool -j"$TIDEPOOL_JOBS" >"$BUILD/build.log" 2>&1 ||
   { cat "$BUILD/build.log" >&2; echo "[bench-wasm] build failed" >&2; exit 1; }

@@ -16,9 +16,9 @@ BUILD="${TIDEPOOL_APP_BUILD:-$ROOT/build/app}"
 t0=$SECONDS
 mkdir -p "$BUILD"
 echo "[build-native-app] configuring $BUILD"
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=OFF \
-  -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD/configure.log" 2>&1 ||
+# The configure line is CMakePresets.json's app preset (ImGui from env.sh);
+# -B "$BUILD" moves its tree where TIDEPOOL_APP_BUILD says.
+cmake -S "$ROOT" --preset app -B "$BUILD" >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log"; echo "[build-native-app] configure failed" >&2; exit 1; }
 echo "[build-native-app] building (nice, -j$TIDEPOOL_JOBS)"
 nice -n 10 cmake --build "$BUILD" --target tidepool_app -j"$TIDEPOOL_JOBS"

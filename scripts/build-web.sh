@@ -19,6 +19,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 [ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" web
 
+# The configure lines are CMakePresets.json's wasm and wasm-threads presets
+# (Emscripten's toolchain, the SDL2 prefixes and ImGui from env.sh), for
+# build/web and build/web/mt. TIDEPOOL_WEB_BUILD moves both trees, so the
+# folders are passed on the command line, where they override the presets'.
 BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"
 # Every object of the threads build needs -pthread: its own build tree.
 BUILD_MT="$BUILD/mt"
@@ -27,22 +31,15 @@ BENCH="$BUILD/bench"
 t0=$SECONDS
 mkdir -p "$BUILD"
 echo "[build-web] configuring $BUILD"
-emcmake cmake -S "$ROOT" -B "$BUILD" \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=ON -DTIDEPOOL_BENCH_DIR="$BENCH" \
-  -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_PREFIX" \
-  -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD/configure.log" 2>&1 ||
+cmake -S "$ROOT" --preset wasm -B "$BUILD" -DTIDEPOOL_BENCH_DIR="$BENCH" >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log"; echo "[build-web] configure failed" >&2; exit 1; }
 echo "[build-web] building (nice, -j$TIDEPOOL_JOBS)"
 nice -n 10 cmake --build "$BUILD" --target tidepool_app tidepool_web -j"$TIDEPOOL_JOBS"
 
 echo "[build-web] configuring the threads build $BUILD_MT"
 mkdir -p "$BUILD_MT"
-emcmake cmake -S "$ROOT" -B "$BUILD_MT" \
-  -DCMAKE_BUILD_TYPE=Release -DTIDEPOOL_WASM_THREADS=ON -DTIDEPOOL_DIST_DIR="$DIST" \
-  -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_BUILD_TESTS=OFF -DTIDEPOOL_BUILD_CLI=ON -DTIDEPOOL_BENCH_DIR="$BENCH" \
-  -DTIDEPOOL_SDL2_PREFIX="$TIDEPOOL_SDL2_MT_PREFIX" \
-  -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" >"$BUILD_MT/configure.log" 2>&1 ||
+cmake -S "$ROOT" --preset wasm-threads -B "$BUILD_MT" -DTIDEPOOL_DIST_DIR="$DIST" -DTIDEPOOL_BENCH_DIR="$BENCH" \
+  >"$BUILD_MT/configure.log" 2>&1 ||
   { cat "$BUILD_MT/configure.log"; echo "[build-web] configure (threads) failed" >&2; exit 1; }
 echo "[build-web] building the threads build (nice, -j$TIDEPOOL_JOBS)"
 nice -n 10 cmake --build "$BUILD_MT" --target tidepool_app tidepool_web -j"$TIDEPOOL_JOBS"

@@ -70,8 +70,7 @@ sanitize() {
 }
 WASM_TESTS="$ROOT/build/wasm-tests"
 wasm() {
-  emcmake cmake -S "$ROOT" -B "$WASM_TESTS" -DCMAKE_BUILD_TYPE=Release \
-    -DTIDEPOOL_BUILD_TESTS=ON -DTIDEPOOL_BUILD_CLI=OFF -DTIDEPOOL_BUILD_APP=OFF >"$LOGS/wasm-configure.log" 2>&1 ||
+  cmake --preset wasm-tests >"$LOGS/wasm-configure.log" 2>&1 ||
     { cat "$LOGS/wasm-configure.log"; return 1; }
   nice -n 10 cmake --build "$WASM_TESTS" --target tidepool_tests -j"$TIDEPOOL_JOBS" &&
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
