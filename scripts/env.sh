@@ -12,7 +12,7 @@ TIDEPOOL_JOBS="${TIDEPOOL_JOBS:-2}"
 # Catch2 cases (ctest name patterns) by what they take under AddressSanitizer
 # + UBSan (the debug preset): scripts/test.sh's sanitize step runs all but
 # both lists; the GitHub workflow's sanitizers job runs the minutes ones.
-TIDEPOOL_ASAN_HOURS="dam break|hydrostatic|every scene|settles|pile-up"
+TIDEPOOL_ASAN_HOURS="dam break|hydrostatic|every scene|settles|pile-up|cavity"
 TIDEPOOL_ASAN_MINUTES="bit-identical|obstacles|pointer forces|emitters|SIMD and scalar"
 # Debian's emcc runs acorn from /usr/share/nodejs, where node does not look.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"

@@ -340,10 +340,10 @@ bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
       }
     } else if (a == "--solver" && k + 1 < argc) {
       const std::string s = argv[++k];
-      if (s == "dfsph" || s == "muller2003") {
-        b.solvers = {s == "dfsph" ? "dfsph" : "muller2003"};
+      if (s == "dfsph" || s == "muller2003" || s == "stable") {
+        b.solvers = {s == "dfsph" ? "dfsph" : s == "stable" ? "stable" : "muller2003"};
       } else {
-        std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph or muller2003\n", s.c_str());
+        std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph, muller2003 or stable\n", s.c_str());
         return false;
       }
     } else if (a == "--sizes" && k + 1 < argc) {
@@ -498,6 +498,8 @@ int bench(int argc, char** argv) {
     args.do_capacity = false;
   }
   const double window = args.quick ? 0.05 : kWindow;
+  if (args.solvers.size() == 1 && std::string(args.solvers[0]) == "stable")
+    return bench_stable(args.json, args.quick, args.threads, engine.parallel);
 
   if (!args.json) print_header(engine);
   Summary sum;

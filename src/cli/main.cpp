@@ -107,7 +107,24 @@ struct AtomicFile {
   }
 };
 
+// A grid solver's frame: a row per cell centre, u and v interpolated there.
+void dump_cells(FILE* f, const World& w) {
+  const FieldView& g = *w.field();
+  const double t = w.time();
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const int c = j * g.nx + i;
+      const float x = g.origin.x + (static_cast<float>(i) + 0.5f) * g.cell;
+      const float y = g.origin.y + (static_cast<float>(j) + 0.5f) * g.cell;
+      std::fprintf(f, "%.6f,%d,%d,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g\n", t, i, j, static_cast<double>(x),
+                   static_cast<double>(y), static_cast<double>(g.u[c]), static_cast<double>(g.v[c]),
+                   static_cast<double>(g.pressure[c]), static_cast<double>(g.dye[0][c]),
+                   static_cast<double>(g.dye[1][c]), static_cast<double>(g.dye[2][c]));
+    }
+}
+
 void dump_frame(FILE* f, const World& w) {
+  if (w.field()) return dump_cells(f, w);
   const Particles& p = w.particles();
   const double t = w.time();
   for (int i = 0; i < p.size(); ++i) {
@@ -124,14 +141,15 @@ void write_stats(FILE* f, long frame, const FrameStats& s) {
                "\"max_density_error\":%.6g,\"mean_density_error\":%.6g,\"max_speed\":%.6g,"
                "\"kinetic_energy\":%.6g,\"mean_neighbours\":%.4g,\"solver_iterations\":%d,"
                "\"divergence_iterations\":%d,\"solver_error\":%.6g,\"substep_cap_hit\":%s,"
-               "\"contained\":%s,\"contained_particles\":%d,\"stage_ms\":{",
+               "\"contained\":%s,\"contained_particles\":%d,\"cells\":%d,\"max_divergence\":%.6g,"
+               "\"stage_ms\":{",
                frame, s.time, s.particles, s.substeps, static_cast<double>(s.dt),
                static_cast<double>(s.max_density_error), static_cast<double>(s.mean_density_error),
                static_cast<double>(s.max_speed), s.kinetic_energy,
                static_cast<double>(s.mean_neighbours), s.solver_iterations,
                s.divergence_iterations, static_cast<double>(s.solver_error),
                s.substep_cap_hit ? "true" : "false", s.contained ? "true" : "false",
-               s.contained_particles);
+               s.contained_particles, s.cells, static_cast<double>(s.max_divergence));
   for (int k = 0; k < kStageCount; ++k)
     std::fprintf(f, "%s\"%s\":%.4f", k ? "," : "", stage_name(k), s.stage_ms[k]);
   std::fprintf(f, "}}\n");
@@ -255,7 +273,8 @@ int simulate(World& world, const RunArgs& args) {
     return 1;
   }
   if (dump.f) {
-    std::fprintf(dump.f, "t,id,x,y,vx,vy,density,pressure\n");
+    std::fprintf(dump.f, world.field() ? "t,i,j,x,y,u,v,pressure,dye_r,dye_g,dye_b\n"
+                                       : "t,id,x,y,vx,vy,density,pressure\n");
     dump_frame(dump.f, world);
   }
   const double frame = 1.0 / 60.0;
@@ -280,6 +299,14 @@ int simulate(World& world, const RunArgs& args) {
   if (!stats.commit()) {
     std::fprintf(stderr, "tidepool: --stats %s: write failed\n", args.stats_path.c_str());
     return 1;
+  }
+  if (world.field()) {
+    std::printf("%s: %d cells, t = %.3f s, max speed %.2f m/s, max |div u| %.3g 1/s, %d projection iterations "
+                "in the last frame, %d substeps, %d lanes, hash %016llx\n",
+                args.scene.c_str(), last.cells, world.time(), static_cast<double>(last.max_speed),
+                static_cast<double>(last.max_divergence), last.solver_iterations, last.substeps, world.lanes(),
+                static_cast<unsigned long long>(world.state_hash()));
+    return 0;
   }
   std::printf(
       "%s: %d particles, t = %.3f s, mean density error %.3f %%, max speed %.2f m/s, "

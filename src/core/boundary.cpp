@@ -48,8 +48,8 @@ glm::vec2 closest_on_segment(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
 
 float cross(glm::vec2 a, glm::vec2 b) { return a.x * b.y - a.y * b.x; }
 
-// Signed distance from p to the obstacle's surface (negative inside) and the
-// outward unit normal at the closest point.
+}  // namespace
+
 float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal) {
   const glm::vec2 c = o.kind == Obstacle::Kind::Circle ? o.a : closest_on_segment(p, o.a, o.b);
   glm::vec2 d = p - c;
@@ -66,8 +66,6 @@ float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal) {
   *normal = d;
   return len - o.radius;
 }
-
-}  // namespace
 
 // L(t) = 2 int_0^sqrt(h^2-t^2) W(sqrt(x^2+t^2)) dx and
 // L'(t) = 2 int_0^sqrt(h^2-t^2) W'(r) t / r dx, by Simpson's rule, then

@@ -33,6 +33,10 @@ class Walls {
   std::vector<float> phi_, line_, visc_;  // Phi(d), dPhi/dd, Psi(d)
 };
 
+// Signed distance from p to the obstacle's surface (negative inside) and the
+// outward unit normal at the closest point.
+float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal);
+
 // How far collide() keeps particle centres off every wall and obstacle:
 // half a spacing (boundary.cpp says why).
 float contact_radius(float spacing);

@@ -492,6 +492,6 @@ int DfsphSolver::density_solve(WorldState& s, float dt, float* error_out, int* p
 
 }  // namespace
 
-std::unique_ptr<ParticleSolver> make_dfsph(const Params&) { return std::make_unique<DfsphSolver>(); }
+std::unique_ptr<FluidSolver> make_dfsph(const Params&) { return std::make_unique<DfsphSolver>(); }
 
 }  // namespace tidepool

@@ -55,7 +55,7 @@ template <class V, int kTerms>
 void pair_forces(const PairPass& pass, const Grid& grid, int begin, int end, int limit) {
   using Mask = typename V::Mask;
   constexpr bool kPressure = kTerms & kTermPressure, kXsph = kTerms & kTermXsph;
-  constexpr bool kSymmetric = kTerms & kTermSymmetric;
+  [[maybe_unused]] constexpr bool kSymmetric = kTerms & kTermSymmetric;
   constexpr bool kColour = kTerms & kTermColour, kCohesion = kTerms & kTermCohesion;
   const PairPass P = pass;
   const V mass(P.mass), m_spiky(P.m_spiky), xsph_2m(P.xsph_2m), colour_lap_q(P.colour_lap_q);

@@ -236,7 +236,7 @@ void MullerSolver::equation_of_state(WorldState& s) {
 
 }  // namespace
 
-std::unique_ptr<ParticleSolver> make_muller(const Params& params) {
+std::unique_ptr<FluidSolver> make_muller(const Params& params) {
   return std::make_unique<MullerSolver>(params);
 }
 

@@ -76,7 +76,7 @@ const std::string& solver_choices() {
 }
 const std::string& solver_help() {
   static const std::string help = [] {
-    std::string all = "particle solver:";
+    std::string all = "solver:";
     for (const SolverEntry& e : solver_registry())
       all += std::string(all.back() == ':' ? " " : ", ") + e.name + " (" + e.description + ")";
     return all;
@@ -117,6 +117,16 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::cfl>("cfl", "CFL factor lambda in dt <= lambda h / v_max", T::Real, 0.01f, 1.0f),
       entry<&Params::max_substeps>("max_substeps", "most substeps per frame (simulation slows beyond)", T::Integer, 1, 1000),
       entry<&Params::max_speed>("max_speed", "safety net: speeds above are clamped and flagged [m/s]", T::Real, 0.1f, 1e5f),
+      entry<&Params::grid>("grid", "grid solvers: cells along the box's longer side", T::Integer, 8, 1024),
+      entry<&Params::reynolds>("reynolds", "grid solvers: Reynolds number U L / nu (U the lid speed or 1 m/s, L the box height); sets the viscosity", T::Real, 1.0f, 1e7f),
+      entry<&Params::lid_speed>("lid_speed", "grid solvers: speed of the top wall to the right [m/s] (the cavity's lid)", T::Real, -100.0f, 100.0f),
+      entry<&Params::advection>("advection", "grid solvers: semi-lagrangian (Stam 1999) or maccormack (Selle et al. 2008)", T::Choice, 0, 1, "semi-lagrangian|maccormack"),
+      entry<&Params::grid_cfl>("grid_cfl", "grid solvers: largest move of the flow in cells per step", T::Real, 0.1f, 10.0f),
+      entry<&Params::vorticity>("vorticity", "grid solvers: vorticity confinement epsilon (Fedkiw et al. 2001), 0 = off", T::Real, 0.0f, 10.0f),
+      entry<&Params::buoyancy>("buoyancy", "grid solvers: upward acceleration per unit of dye [m/s^2] (smoke)", T::Real, 0.0f, 100.0f),
+      entry<&Params::dye_rate>("dye_rate", "grid solvers: dye a pointer or emitter adds per second", T::Real, 0.0f, 100.0f),
+      entry<&Params::pressure_tolerance>("pressure_tolerance", "grid solvers: projection residual relative to the divergence", T::Real, 1e-7f, 0.1f),
+      entry<&Params::pressure_iterations>("pressure_iterations", "grid solvers: cap on the projection's iterations", T::Integer, 1, 1000),
   };
   return table;
 }

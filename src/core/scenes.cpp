@@ -36,7 +36,7 @@ struct Layout {
 };
 
 struct SceneDef {
-  SceneInfo info;
+  SceneInfo info;  // default_particles 0: a grid scene (no particles; its tune always applies)
   const char* preset;
   std::function<void(Params&)> tune;  // on top of the preset
   std::function<Layout()> layout;
@@ -66,6 +66,14 @@ Layout dam_break_layout(float cw, float ch, float tw, float th) {
   l.box = Box{{0.0f, 0.0f}, {tw, th}};
   l.fluid = {rect(0.0f, 0.0f, cw, ch)};
   return l;
+}
+
+// The grid scenes' common settings: stable fluids, low viscosity, sharp
+// advection.
+void grid_solver(Params& p) {
+  p.solver = Solver::Stable;
+  p.reynolds = 10000.0f;
+  p.advection = Advection::MacCormack;
 }
 
 Layout drop_layout() {
@@ -118,6 +126,59 @@ const std::vector<SceneDef>& scene_defs() {
          };
          return l;
        }},
+      {{"cavity", "lid-driven cavity: the unit square's top wall slides right at 1 m/s (Ghia, Ghia & Shin 1982)", 0},
+       "water",
+       [](Params& p) {
+         grid_solver(p);
+         p.lid_speed = 1.0f;
+         p.reynolds = 100.0f;
+         p.grid = 64;
+         p.grid_cfl = 1.0f;
+       },
+       [] {
+         Layout l;
+         l.box = Box{{0.0f, 0.0f}, {1.0f, 1.0f}};
+         l.extras = [](World& w, const Resolution&, int) {
+           w.fill_dye(Box{{0.0f, 0.5f}, {1.0f, 1.0f}}, {0.9f, 0.3f, 0.2f});
+           w.fill_dye(Box{{0.0f, 0.0f}, {1.0f, 0.5f}}, {0.15f, 0.45f, 0.9f});
+         };
+         return l;
+       }},
+      {{"stir", "a tank of coloured dye to stir with the fingers (stable fluids, Stam 1999)", 0},
+       "water",
+       [](Params& p) {
+         grid_solver(p);
+         p.vorticity = 0.3f;
+       },
+       [] {
+         Layout l;
+         l.box = Box{{0.0f, 0.0f}, {4.0f, 3.0f}};
+         l.extras = [](World& w, const Resolution&, int) {
+           const glm::vec3 bands[4] = {{0.95f, 0.3f, 0.35f}, {0.98f, 0.8f, 0.2f}, {0.25f, 0.85f, 0.5f}, {0.25f, 0.5f, 1.0f}};
+           for (int k = 0; k < 4; ++k) w.fill_dye(Box{{float(k), 0.0f}, {float(k + 1), 3.0f}}, 0.8f * bands[k]);
+         };
+         return l;
+       }},
+      {{"smoke", "buoyant smoke rises from a vent past a round obstacle (stable fluids, Stam 1999)", 0},
+       "water",
+       [](Params& p) {
+         grid_solver(p);
+         p.buoyancy = 1.5f;
+         p.vorticity = 0.6f;
+       },
+       [] {
+         Layout l;
+         l.box = Box{{0.0f, 0.0f}, {3.0f, 4.0f}};
+         l.extras = [](World& w, const Resolution&, int) {
+           w.add_circle({1.5f, 2.2f}, 0.35f);
+           Emitter e;
+           e.position = {1.5f, 0.25f};
+           e.velocity = {0.0f, 1.0f};
+           e.width = 0.5f;
+           w.add_emitter(e);
+         };
+         return l;
+       }},
       {{"drops", "several drops fall into an empty tank (seed 002's multiple drops)", 2000},
        "water", [](Params& p) { p.surface_tension = 0.5f; },
        [] {
@@ -137,7 +198,8 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
   Params params = world.params();
   const std::string preset_name = setup.preset.empty() ? preset : setup.preset;
   if (!apply_preset(params, preset_name)) problems.push_back("preset '" + preset_name + "': unknown");
-  if (tune && setup.preset.empty()) tune(params);
+  const bool grid = setup.particles == 0;  // load_scene: a grid scene's default
+  if (tune && (setup.preset.empty() || grid)) tune(params);
   bool h_set = false, mass_set = false, threshold_set = false;
   for (const auto& [name, value] : setup.overrides) {
     const ParamInfo* info = find_param(name);
@@ -158,12 +220,12 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
   float area = layout.area_for_spacing;
   for (const Region& r : layout.fluid) area += r.area();
   const int particles = setup.particles;
-  if (particles < 1 || particles > kMaxParticles) {
+  if (!grid && (particles < 1 || particles > kMaxParticles)) {
     problems.push_back("particles = " + std::to_string(particles) + ": must be in [1, " +
                        std::to_string(kMaxParticles) + "]");
   }
   Resolution res{0.0f, params.h, params.mass};
-  if (problems.empty()) {
+  if (problems.empty() && !grid) {
     res = resolution_for(area, particles, params.rest_density);
     if (!h_set) params.h = res.h;
     if (!mass_set) params.mass = res.mass;
@@ -228,6 +290,10 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
   for (const SceneDef& d : scene_defs()) {
     if (name != d.info.name) continue;
     SceneSetup s = setup;
+    if (d.info.default_particles == 0 && s.particles != 0) {
+      if (error) *error = "--particles: scene '" + std::string(name) + "' is a grid scene, without particles";
+      return false;
+    }
     if (s.particles == 0) s.particles = d.info.default_particles;
     return build(world, d.layout(), d.preset, d.tune, s, error);
   }

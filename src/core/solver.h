@@ -1,10 +1,14 @@
-// A particle solver: the stages of a step that differ between methods.
+// A solver: the stages of a step that differ between methods.
 //
-// World's substep (world.cpp) runs the shared stages around the solver:
+// For a particle solver, World's substep (world.cpp) runs the shared
+// stages around it:
 //   neighbours   the sort by cell (sort.cpp)
 //   solver       density, forces, pressure, integrate (this interface)
 //   boundaries   collisions (boundary.cpp), emitters and sinks
 //                (emitters.cpp), the safety net (safety.cpp)
+// A grid solver (moves_particles() false, stable.cpp) owns its fields and
+// runs its whole step itself, reading the same box, obstacles, emitters,
+// sinks and pointers; the particle stages do nothing without particles.
 // Each solver lives in its own files with its own scratch arrays, and
 // registers once in solver_registry() (solver.cpp) under the Params::solver
 // value and name it answers to.
@@ -16,6 +20,8 @@
 
 #include "boundary.h"
 #include "carried.h"
+#include <glm/vec3.hpp>
+
 #include "tidepool/hooks.h"
 #include "tidepool/types.h"
 
@@ -43,10 +49,10 @@ class StageClock {
   double t0_ = 0.0;
 };
 
-class ParticleSolver {
+class FluidSolver {
  public:
-  virtual ~ParticleSolver() = default;
-  virtual std::unique_ptr<ParticleSolver> clone() const = 0;
+  virtual ~FluidSolver() = default;
+  virtual std::unique_ptr<FluidSolver> clone() const = 0;
 
   // Density, forces, pressure and integration over the sorted particles
   // (s.search), lapping each stage; adds its counts to st.
@@ -63,13 +69,20 @@ class ParticleSolver {
   virtual float mean_neighbours(int particles) const = 0;
   // Bytes of its per-particle arrays and scratch.
   virtual size_t bytes() const = 0;
+
+  // Grid solvers.
+  virtual bool moves_particles() const { return true; }
+  // Its fields, or null for a particle solver.
+  virtual const FieldView* field() const { return nullptr; }
+  // Adds dye of `colour` to the cells inside `region`; false without dye.
+  virtual bool fill_dye(const WorldState& s, const Box& region, glm::vec3 colour);
 };
 
-// Gives ParticleSolver::clone to a solver class S.
+// Gives FluidSolver::clone to a solver class S.
 template <class S>
-class SolverBase : public ParticleSolver {
+class SolverBase : public FluidSolver {
  public:
-  std::unique_ptr<ParticleSolver> clone() const override {
+  std::unique_ptr<FluidSolver> clone() const override {
     return std::make_unique<S>(static_cast<const S&>(*this));
   }
 };
@@ -85,19 +98,19 @@ class SolverSlot {
   }
   SolverSlot(SolverSlot&&) noexcept = default;
   SolverSlot& operator=(SolverSlot&&) noexcept = default;
-  void reset(std::unique_ptr<ParticleSolver> p) { p_ = std::move(p); }
-  ParticleSolver* operator->() const { return p_.get(); }
-  ParticleSolver& operator*() const { return *p_; }
+  void reset(std::unique_ptr<FluidSolver> p) { p_ = std::move(p); }
+  FluidSolver* operator->() const { return p_.get(); }
+  FluidSolver& operator*() const { return *p_; }
 
  private:
-  std::unique_ptr<ParticleSolver> p_;
+  std::unique_ptr<FluidSolver> p_;
 };
 
 struct SolverEntry {
   Solver id;
   const char* name;         // the "solver" parameter's choice name
   const char* description;  // one line, for `tidepool params` and the panel
-  std::unique_ptr<ParticleSolver> (*make)(const Params& params);
+  std::unique_ptr<FluidSolver> (*make)(const Params& params);
 };
 // Every solver, in Params::solver order.
 const std::vector<SolverEntry>& solver_registry();

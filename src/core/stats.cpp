@@ -28,6 +28,17 @@ void compute_stats(const WorldState& s, FrameStats& st) {
   st.max_speed = std::sqrt(v2max);
   st.kinetic_energy = ke;
   st.mean_neighbours = s.solver->mean_neighbours(n);
+  if (const FieldView* g = s.solver->field()) {
+    // A grid: its speeds, and 1/2 rho0 |u|^2 over the cells' areas.
+    double cells_ke = 0.0;
+    for (int c = 0; c < g->nx * g->ny; ++c) {
+      const float v2 = g->u[c] * g->u[c] + g->v[c] * g->v[c];
+      v2max = std::max(v2max, v2);
+      cells_ke += 0.5 * rho0 * v2;
+    }
+    st.max_speed = std::sqrt(v2max);
+    st.kinetic_energy = ke + cells_ke * g->cell * g->cell;
+  }
 }
 
 uint64_t state_hash(const WorldState& s) {
@@ -46,6 +57,10 @@ uint64_t state_hash(const WorldState& s) {
   mix(p.vx.data(), n * sizeof(float));
   mix(p.vy.data(), n * sizeof(float));
   mix(p.id.data(), n * sizeof(uint32_t));
+  if (const FieldView* g = s.solver->field()) {
+    const size_t cells = static_cast<size_t>(g->nx) * g->ny;
+    for (const float* f : {g->u, g->v, g->dye[0], g->dye[1], g->dye[2]}) mix(f, cells * sizeof(float));
+  }
   mix(&s.time, sizeof s.time);
   return hash;
 }

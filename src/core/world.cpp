@@ -174,6 +174,14 @@ void World::clear_particles() {
 void World::reserve(int n) { s_->particles.reserve(n); }
 int World::count() const { return s_->particles.size(); }
 const Particles& World::particles() const { return s_->particles; }
+const FieldView* World::field() const { return s_->solver->field(); }
+
+bool World::fill_dye(const Box& region, glm::vec3 colour) {
+  const bool ok = std::isfinite(region.min.x) && std::isfinite(region.min.y) && std::isfinite(region.max.x) &&
+                  std::isfinite(region.max.y) && std::isfinite(colour.x) && std::isfinite(colour.y) &&
+                  std::isfinite(colour.z) && colour.x >= 0.0f && colour.y >= 0.0f && colour.z >= 0.0f;
+  return ok && s_->solver->fill_dye(*s_, region, colour);
+}
 
 // ---------------------------------------------------------------------------
 // Shapes, emitters, sinks, pointers
@@ -244,7 +252,9 @@ void substep(WorldState& s, float dt, const Clock& clock, FrameStats& st) {
   st.timed = static_cast<bool>(clock);
   ++st.substeps;
   st.dt = dt;
-  if (s.particles.size() > 0) {
+  if (!s.solver->moves_particles()) {
+    s.solver->step(s, dt, stages, st);
+  } else if (s.particles.size() > 0) {
     s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.obstacles.empty(), s.loops,
                   &s.near_wall);
     stages.lap(kStageNeighbours);
@@ -276,6 +286,7 @@ float World::stable_dt() const {
   });
   const float vmax = std::sqrt(static_cast<float>(v2max));
   float dt = P.dt;
+  if (!s.solver->moves_particles()) return std::max(std::min(dt, s.solver->dt_limit(P, vmax)), 1e-6f);
   // CFL (seed 002): no particle moves more than lambda h in one step.
   if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
   // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max).

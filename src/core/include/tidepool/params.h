@@ -15,7 +15,7 @@ namespace tidepool {
 // Largest particle count a World holds.
 constexpr int kMaxParticles = 262144;
 
-// Pressure solver.
+// The method that moves the fluid (solver_registry() in src/core/solver.cpp).
 enum class Solver : int {
   // Weakly compressible SPH of Müller, Charypar & Gross 2003 (the seeds):
   // explicit pressure from an equation of state, tiny time steps.
@@ -23,6 +23,15 @@ enum class Solver : int {
   // Divergence-free SPH, Bender & Koschier 2015: iterative pressure that holds
   // the density within a tolerance at large time steps. The default.
   DFSPH = 1,
+  // Stam 1999, stable fluids: velocity and dye on a grid, semi-Lagrangian
+  // advection, implicit viscosity, pressure projection. No particles.
+  Stable = 2,
+};
+
+// Advection scheme of the grid solvers.
+enum class Advection : int {
+  SemiLagrangian = 0,  // Stam 1999: a backtrace and a bilinear sample
+  MacCormack = 1,      // Selle et al. 2008: second order, with a limiter
 };
 
 // Equation of state for the Müller 2003 solver.
@@ -109,6 +118,20 @@ struct Params {
 
   // Safety net: speeds above this are clamped and flagged in stats [m/s].
   float max_speed = 50.0f;
+
+  // Grid solvers.
+  int grid = 128;                 // cells along the box's longer side
+  // U L / nu with U the lid speed (1 m/s without a lid) and L the box's
+  // height: sets the kinematic viscosity nu.
+  float reynolds = 10000.0f;
+  float lid_speed = 0.0f;         // the top wall's speed to the right [m/s]
+  Advection advection = Advection::MacCormack;
+  float grid_cfl = 2.0f;          // largest move of the flow in cells per step
+  float vorticity = 0.0f;         // confinement epsilon (Fedkiw, Stam & Jensen 2001)
+  float buoyancy = 0.0f;          // upward acceleration per unit of dye [m/s^2]
+  float dye_rate = 4.0f;          // dye a pointer or emitter adds per second
+  float pressure_tolerance = 1e-4f;  // projection residual, relative to the divergence
+  int pressure_iterations = 100;     // cap on the projection's iterations
 };
 
 // Metadata for one field of Params.

@@ -47,6 +47,11 @@ struct FrameStats {
   bool substep_cap_hit = false;      // frame needed more than max_substeps
   bool contained = false;            // safety net clamped speeds or removed NaNs
   int contained_particles = 0;
+  // Grid solvers: cells, and the largest |div u| [1/s] the last projection
+  // left (solver_iterations counts its iterations, solver_error its final
+  // residual relative to the divergence it started from).
+  int cells = 0;
+  float max_divergence = 0.0f;
 };
 
 // Circular force region for a pointer (mouse button or finger).
@@ -85,6 +90,20 @@ struct Sink {
   glm::vec2 position{0.0f};
   float radius = 0.1f;
   int id = 0;
+};
+
+// A grid solver's fields (World::field()), for drawing and output: nx x ny
+// square cells of side `cell` from `origin` (the box's bottom-left corner),
+// row-major from the bottom row, every value at a cell's centre.
+struct FieldView {
+  int nx = 0, ny = 0;
+  float cell = 0.0f;
+  glm::vec2 origin{0.0f};
+  const float* u = nullptr;         // velocity [m/s], interpolated from the faces
+  const float* v = nullptr;
+  const float* pressure = nullptr;  // [Pa]
+  const float* dye[3] = {nullptr, nullptr, nullptr};  // red, green, blue; >= 0
+  const uint8_t* solid = nullptr;   // 1 inside an obstacle
 };
 
 struct Box {

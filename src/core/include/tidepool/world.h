@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "tidepool/hooks.h"
 #include "tidepool/params.h"
@@ -57,6 +58,10 @@ class World {
   int count() const;
   /// The particles, in the order of the last sort.
   const Particles& particles() const;
+  /// A grid solver's fields (velocity, pressure, dye); null for the particle solvers.
+  const FieldView* field() const;
+  /// Adds dye of `colour` (each channel >= 0) to the cells inside `region`; false without a grid solver.
+  bool fill_dye(const Box& region, glm::vec3 colour);
 
   // --- Obstacles, emitters, sinks -------------------------------------------
   /// Adds a solid disc; returns its id, or -1 if not finite or radius <= 0.

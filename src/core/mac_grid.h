@@ -1,0 +1,75 @@
+// A uniform staggered (MAC) grid over the tank (Harlow & Welch 1965): square
+// cells of side dx, row-major from the bottom-left; the x velocity u on the
+// vertical faces, the y velocity v on the horizontal ones, scalars (pressure,
+// dye) at the cell centres. Face (i, j) of u lies at (i dx, (j + 1/2) dx),
+// left of cell (i, j); face (i, j) of v at ((i + 1/2) dx, j dx), below it.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "loops.h"
+#include "poisson.h"
+
+namespace tidepool {
+
+struct MacGrid {
+  int nx = 0, ny = 0;
+  float dx = 1.0f;
+  glm::vec2 origin{0.0f};
+  std::vector<float> u;  // (nx + 1) * ny
+  std::vector<float> v;  // nx * (ny + 1)
+
+  int u_index(int i, int j) const { return j * (nx + 1) + i; }
+  int v_index(int i, int j) const { return j * nx + i; }
+  int cell(int i, int j) const { return j * nx + i; }
+  glm::vec2 u_face(int i, int j) const { return origin + dx * glm::vec2(float(i), float(j) + 0.5f); }
+  glm::vec2 v_face(int i, int j) const { return origin + dx * glm::vec2(float(i) + 0.5f, float(j)); }
+  glm::vec2 centre(int i, int j) const { return origin + dx * glm::vec2(float(i) + 0.5f, float(j) + 0.5f); }
+  float height() const { return dx * float(ny); }
+  // (u_right - u_left + v_top - v_bottom) / dx at cell (i, j).
+  float divergence(int i, int j) const;
+
+  void resize(int cells_x, int cells_y, float cell_size, glm::vec2 at) {
+    nx = cells_x;
+    ny = cells_y;
+    dx = cell_size;
+    origin = at;
+    u.assign(static_cast<size_t>(nx + 1) * ny, 0.0f);
+    v.assign(static_cast<size_t>(nx) * (ny + 1), 0.0f);
+  }
+};
+
+struct ProjectionResult {
+  int iterations = 0;
+  float residual = 0.0f;        // the Poisson solve's, relative to its right-hand side
+  float max_divergence = 0.0f;  // largest |div u| left on a fluid cell [1/s]
+};
+// Makes the grid's velocity divergence-free on its fluid cells (mac_grid.cpp):
+// the pressure projection every grid solver shares. type: a CellType per
+// cell; the solids' faces are the caller's to close. phi: the potential
+// (a warm start in, the solution out); rhs: scratch.
+ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
+                         const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs);
+
+// Bilinear interpolation of a sampled field at fractional index (fx, fy),
+// with the four samples' range in *lo, *hi (MacCormack's limiter).
+// value(i, j) gives the sample at integer indices, ghosts included: the
+// caller clamps (fx, fy) to where value() is defined.
+template <class Value>
+inline float bilinear(float fx, float fy, const Value& value, float* lo = nullptr, float* hi = nullptr) {
+  const float x0 = std::floor(fx), y0 = std::floor(fy);
+  const int i = static_cast<int>(x0), j = static_cast<int>(y0);
+  const float tx = fx - x0, ty = fy - y0;
+  const float a = value(i, j), b = value(i + 1, j), c = value(i, j + 1), d = value(i + 1, j + 1);
+  if (lo) {
+    *lo = std::min(std::min(a, b), std::min(c, d));
+    *hi = std::max(std::max(a, b), std::max(c, d));
+  }
+  return (1.0f - ty) * ((1.0f - tx) * a + tx * b) + ty * ((1.0f - tx) * c + tx * d);
+}
+
+}  // namespace tidepool

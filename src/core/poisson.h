@@ -1,0 +1,68 @@
+// The pressure Poisson equation on a grid of cells, solved by conjugate
+// gradients preconditioned with a geometric multigrid V-cycle (McAdams,
+// Sifakis & Teran 2010, "A parallel multigrid Poisson solver for fluids
+// simulation on large grids"): its cost grows about linearly with the
+// number of cells, and it converges with solid obstacles of any shape,
+// where plain multigrid cycles can stall.
+//
+// Each cell is fluid (an unknown), solid (a Neumann wall: no flux through
+// its faces), or air (a Dirichlet cell, p = 0: the free surface of a
+// liquid). For fluid cell c the equation is the 5-point Laplacian in units
+// of cells,
+//   sum over neighbours n that are fluid or air of (p_c - p_n) = b_c,
+// with p_n = 0 for air. Every grid solver (stable.cpp, and a liquid's
+// free surface) projects through this one solver.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "loops.h"
+
+namespace tidepool {
+
+enum CellType : uint8_t { kFluidCell = 0, kSolidCell = 1, kAirCell = 2 };
+
+struct PoissonResult {
+  int iterations = 0;
+  float residual = 0.0f;  // final max |b - A p| over max |b| (0 for b = 0)
+};
+
+class PoissonSolver {
+ public:
+  // Sets the cells (nx * ny types, row-major from the bottom row) and
+  // builds the coarser levels. Cheap when nothing changed.
+  void set_cells(int nx, int ny, const std::vector<uint8_t>& types);
+
+  // Solves A p = b on the fluid cells, starting from p (a warm start),
+  // until the residual is below `tolerance` relative to b or after
+  // max_iterations. b and p have nx * ny entries; non-fluid entries of p
+  // are set to 0. Where no air cell bounds the fluid (a closed box) A is
+  // singular: b's mean is removed first, and p's mean is 0.
+  PoissonResult solve(const std::vector<float>& b, std::vector<float>* p, float tolerance, int max_iterations,
+                      const Loops& loops);
+
+  int nx() const { return levels_.empty() ? 0 : levels_[0].nx; }
+  int ny() const { return levels_.empty() ? 0 : levels_[0].ny; }
+
+  // r = b - A p over the fluid cells (0 elsewhere); returns max |r|.
+  float residual(const std::vector<float>& b, const std::vector<float>& p, std::vector<float>* r,
+                 const Loops& loops) const;
+
+ private:
+  struct Level {
+    int nx = 0, ny = 0;
+    std::vector<uint8_t> type;
+    std::vector<float> x, b, r;  // this level's correction, right-hand side, residual
+  };
+  void v_cycle(int level, const Loops& loops);
+  void precondition(const std::vector<float>& r, std::vector<float>* z, const Loops& loops);
+  void remove_mean(std::vector<float>* v) const;
+
+  std::vector<Level> levels_;
+  bool singular_ = false;  // no air cell: the constant lies in A's null space
+  int fluid_ = 0;
+  std::vector<float> r_, z_, d_, q_;  // CG's vectors
+};
+
+}  // namespace tidepool

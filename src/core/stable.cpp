@@ -1,0 +1,259 @@
+// Stable fluids: the step, the grid, forces and the fields' view (the
+// transport and the solves are in stable_solve.cpp).
+#include "stable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "boundary.h"
+#include "state.h"
+
+namespace tidepool {
+
+// --- The step -----------------------------------------------------------------
+
+void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& st) {
+  const Params& P = s.params;
+  fit(s);
+  advect_velocity(P, dt);
+  clock.lap(kStageIntegrate);
+  diffuse(s, dt);
+  // The forces last before the projection: a force that is a gradient (a
+  // uniform lift, the hydrostatic part of any body force) then leaves no
+  // trace at all, where the viscous step would have turned it into a
+  // current along the no-slip walls.
+  add_forces(s, dt);
+  if (P.vorticity > 0.0f) confine_vorticity(P.vorticity, dt);
+  close_solid_faces();
+  clock.lap(kStageForces);
+  project(s, st);
+  clock.lap(kStagePressure);
+  advect_dye(P, dt);
+  update_view(P, dt);
+  st.cells = g_.nx * g_.ny;
+  clock.lap(kStageIntegrate);
+}
+
+// --- Forces -------------------------------------------------------------------
+
+// Pointers (the particle solvers' law, pointers.h, on each face: a push
+// with a linear fall-off and a stir toward the drag velocity) and their dye,
+// each pointer its own colour; emitters set the velocity of the cells along
+// their line and pour dye there; sinks drain dye; buoyancy lifts dye
+// against gravity.
+void StableFluids::add_forces(const WorldState& s, float dt) {
+  const Params& P = s.params;
+  const int nx = g_.nx, ny = g_.ny;
+  auto face_force = [&](glm::vec2 at, float vel, glm::vec2 axis) {
+    float a = 0.0f;
+    for (const PointerForce& f : s.pointers) {
+      const glm::vec2 d = at - f.position;
+      const float dist = std::sqrt(d.x * d.x + d.y * d.y);
+      if (dist >= f.radius) continue;
+      const float fall = 1.0f - dist / f.radius;
+      if (dist > 1e-6f) a += f.strength * fall * (d.x * axis.x + d.y * axis.y) / dist;
+      a += std::min(f.stir * fall, 1.0f / dt) * ((f.velocity.x * axis.x + f.velocity.y * axis.y) - vel);
+    }
+    return a;
+  };
+  // Buoyancy: along -g (straight up without gravity), per unit of mean dye.
+  const float g_len = std::sqrt(P.gravity_x * P.gravity_x + P.gravity_y * P.gravity_y);
+  const glm::vec2 up = g_len > 0.0f ? glm::vec2(-P.gravity_x, -P.gravity_y) / g_len : glm::vec2(0.0f, 1.0f);
+  auto dye_at = [&](int c) { return (dye_[0][c] + dye_[1][c] + dye_[2][c]) / 3.0f; };
+  for (int j = 0; j < ny; ++j)
+    for (int i = 1; i < nx; ++i) {
+      float& u = g_.u[g_.u_index(i, j)];
+      const glm::vec2 at = g_.u_face(i, j);
+      const float lift = P.buoyancy * up.x * 0.5f * (dye_at(g_.cell(i - 1, j)) + dye_at(g_.cell(i, j)));
+      u += dt * (face_force(at, u, {1.0f, 0.0f}) + lift);
+    }
+  for (int j = 1; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      float& v = g_.v[g_.v_index(i, j)];
+      const glm::vec2 at = g_.v_face(i, j);
+      const float lift = P.buoyancy * up.y * 0.5f * (dye_at(g_.cell(i, j - 1)) + dye_at(g_.cell(i, j)));
+      v += dt * (face_force(at, v, {0.0f, 1.0f}) + lift);
+    }
+  const float dye = P.dye_rate * dt;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int c = g_.cell(i, j);
+      const glm::vec2 at = g_.centre(i, j);
+      for (size_t k = 0; k < s.pointers.size(); ++k) {
+        const PointerForce& f = s.pointers[k];
+        const glm::vec2 d = at - f.position;
+        const float r2 = d.x * d.x + d.y * d.y;
+        if (r2 >= f.radius * f.radius) continue;
+        const float fall = 1.0f - std::sqrt(r2) / f.radius;
+        for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * fall * kPalette[k % kPalette.size()][ch];
+      }
+      for (const Sink& sink : s.sources.sinks) {
+        const glm::vec2 d = at - sink.position;
+        if (d.x * d.x + d.y * d.y < sink.radius * sink.radius)
+          for (auto& ch : dye_) ch[c] = 0.0f;
+      }
+    }
+  // Emitters: a strip one cell deep (at least) across the jet.
+  for (size_t k = 0; k < s.sources.emitters.size(); ++k) {
+    const Emitter& e = s.sources.emitters[k];
+    const float speed = std::sqrt(e.velocity.x * e.velocity.x + e.velocity.y * e.velocity.y);
+    if (speed <= 0.0f) continue;
+    const glm::vec2 dir = e.velocity / speed, side(-dir.y, dir.x);
+    const float depth = std::max(g_.dx, 0.25f * e.width);
+    auto inside = [&](glm::vec2 p) {
+      const glm::vec2 d = p - e.position;
+      return std::fabs(d.x * side.x + d.y * side.y) <= 0.5f * e.width && std::fabs(d.x * dir.x + d.y * dir.y) <= depth;
+    };
+    const glm::vec3 colour = kPalette[(k + 1) % kPalette.size()];
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const glm::vec2 at = g_.centre(i, j);
+        if (!inside(at)) continue;
+        const int c = g_.cell(i, j);
+        for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * colour[ch];
+        if (i > 0) g_.u[g_.u_index(i, j)] = e.velocity.x;
+        if (i + 1 < nx) g_.u[g_.u_index(i + 1, j)] = e.velocity.x;
+        if (j > 0) g_.v[g_.v_index(i, j)] = e.velocity.y;
+        if (j + 1 < ny) g_.v[g_.v_index(i, j + 1)] = e.velocity.y;
+      }
+  }
+}
+
+// Vorticity confinement (Fedkiw, Stam & Jensen 2001, eq. 9-11): the curl
+// w = dv/dx - du/dy at the cell centres, N = grad|w| / |grad|w||, and the
+// force epsilon dx (N x w) = epsilon dx (N_y w, -N_x w), which spins up the
+// small eddies that the advection's interpolation smears out.
+void StableFluids::confine_vorticity(float epsilon, float dt) {
+  const int nx = g_.nx, ny = g_.ny;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int ip = std::min(i + 1, nx - 1), im = std::max(i - 1, 0);
+      const int jp = std::min(j + 1, ny - 1), jm = std::max(j - 1, 0);
+      const float dvdx = (cv_[g_.cell(ip, j)] - cv_[g_.cell(im, j)]) / (float(ip - im) * g_.dx);
+      const float dudy = (cu_[g_.cell(i, jp)] - cu_[g_.cell(i, jm)]) / (float(jp - jm) * g_.dx);
+      vort_[g_.cell(i, j)] = (ip > im ? dvdx : 0.0f) - (jp > jm ? dudy : 0.0f);
+    }
+  scratch_.assign(2 * static_cast<size_t>(nx) * ny, 0.0f);  // the force at the centres
+  for (int j = 1; j + 1 < ny; ++j)
+    for (int i = 1; i + 1 < nx; ++i) {
+      const int c = g_.cell(i, j);
+      const float gx = std::fabs(vort_[c + 1]) - std::fabs(vort_[c - 1]);
+      const float gy = std::fabs(vort_[c + nx]) - std::fabs(vort_[c - nx]);
+      const float len = std::sqrt(gx * gx + gy * gy) + 1e-20f;
+      scratch_[2 * c] = epsilon * g_.dx * (gy / len) * vort_[c];
+      scratch_[2 * c + 1] = -epsilon * g_.dx * (gx / len) * vort_[c];
+    }
+  for (int j = 0; j < ny; ++j)
+    for (int i = 1; i < nx; ++i)
+      g_.u[g_.u_index(i, j)] += dt * 0.5f * (scratch_[2 * g_.cell(i - 1, j)] + scratch_[2 * g_.cell(i, j)]);
+  for (int j = 1; j < ny; ++j)
+    for (int i = 0; i < nx; ++i)
+      g_.v[g_.v_index(i, j)] += dt * 0.5f * (scratch_[2 * g_.cell(i, j - 1) + 1] + scratch_[2 * g_.cell(i, j) + 1]);
+}
+
+// The fields at the cell centres, for drawing, output and the next step's
+// vorticity: u and v averaged from the faces, the pressure p = rho0 phi / dt.
+void StableFluids::update_view(const Params& P, float dt) {
+  const int nx = g_.nx, ny = g_.ny;
+  float v2max = 0.0f;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int c = g_.cell(i, j);
+      cu_[c] = 0.5f * (g_.u[g_.u_index(i, j)] + g_.u[g_.u_index(i + 1, j)]);
+      cv_[c] = 0.5f * (g_.v[g_.v_index(i, j)] + g_.v[g_.v_index(i, j + 1)]);
+      pressure_[c] = P.rest_density * phi_[c] / dt;
+      v2max = std::max(v2max, cu_[c] * cu_[c] + cv_[c] * cv_[c]);
+    }
+  for (float u : g_.u) v2max = std::max(v2max, u * u);
+  for (float v : g_.v) v2max = std::max(v2max, v * v);
+  max_speed_ = std::max(std::sqrt(v2max), std::fabs(lid_));
+}
+
+const FieldView* StableFluids::field() const {
+  if (g_.nx == 0) return nullptr;
+  view_.nx = g_.nx;
+  view_.ny = g_.ny;
+  view_.cell = g_.dx;
+  view_.origin = g_.origin;
+  view_.u = cu_.data();
+  view_.v = cv_.data();
+  view_.pressure = pressure_.data();
+  for (int k = 0; k < 3; ++k) view_.dye[k] = dye_[k].data();
+  view_.solid = solid_.data();
+  return &view_;
+}
+
+// --- The grid -----------------------------------------------------------------
+
+// Sizes the grid to the box (grid cells along its longer side, square
+// cells) and marks the cells inside an obstacle solid.
+void StableFluids::fit(const WorldState& s) {
+  const Params& P = s.params;
+  const glm::vec2 size = s.box.max - s.box.min;
+  if (grid_ != P.grid || box_.min != s.box.min || box_.max != s.box.max) {
+    grid_ = P.grid;
+    box_ = s.box;
+    const float dx = std::max(size.x, size.y) / static_cast<float>(P.grid);
+    const int nx = std::max(1, static_cast<int>(std::lround(size.x / dx)));
+    const int ny = std::max(1, static_cast<int>(std::lround(size.y / dx)));
+    g_.resize(nx, ny, dx, s.box.min);
+    const size_t cells = static_cast<size_t>(nx) * ny;
+    for (auto& d : dye_) d.assign(cells, 0.0f);
+    for (auto* f : {&phi_, &rhs_, &pressure_, &cu_, &cv_, &vort_}) f->assign(cells, 0.0f);
+    solid_.assign(cells, 0);
+    type_.assign(cells, kFluidCell);
+    max_speed_ = 0.0f;
+  }
+  lid_ = P.lid_speed;
+  for (int j = 0; j < g_.ny; ++j)
+    for (int i = 0; i < g_.nx; ++i) {
+      const glm::vec2 c = g_.centre(i, j);
+      bool inside = false;
+      glm::vec2 n;
+      for (const Obstacle& o : s.obstacles) inside = inside || obstacle_distance(o, c, &n) < 0.0f;
+      type_[g_.cell(i, j)] = inside ? kSolidCell : kFluidCell;
+    }
+  for (size_t c = 0; c < type_.size(); ++c) {
+    solid_[c] = type_[c] == kSolidCell;
+    if (solid_[c])
+      for (auto& d : dye_) d[c] = 0.0f;
+  }
+}
+
+// No flow through the box's walls or into a solid cell.
+void StableFluids::close_solid_faces() {
+  const int nx = g_.nx, ny = g_.ny;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i <= nx; ++i) {
+      const bool open = i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)];
+      if (!open) g_.u[g_.u_index(i, j)] = 0.0f;
+    }
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const bool open = j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)];
+      if (!open) g_.v[g_.v_index(i, j)] = 0.0f;
+    }
+}
+
+bool StableFluids::fill_dye(const WorldState& s, const Box& region, glm::vec3 colour) {
+  fit(s);
+  for (int j = 0; j < g_.ny; ++j)
+    for (int i = 0; i < g_.nx; ++i) {
+      const glm::vec2 c = g_.centre(i, j);
+      if (c.x < region.min.x || c.x > region.max.x || c.y < region.min.y || c.y > region.max.y) continue;
+      for (int k = 0; k < 3; ++k) dye_[k][g_.cell(i, j)] += colour[k];
+    }
+  return true;
+}
+
+size_t StableFluids::bytes() const {
+  size_t floats = g_.u.size() + g_.v.size() + u0_.size() + v0_.size() + scratch_.size() + phi_.size() + rhs_.size() +
+                  pressure_.size() + cu_.size() + cv_.size() + vort_.size();
+  for (int k = 0; k < 3; ++k) floats += dye_[k].size() + dye0_[k].size();
+  return floats * sizeof(float) + type_.size() + solid_.size();
+}
+
+std::unique_ptr<FluidSolver> make_stable(const Params&) { return std::make_unique<StableFluids>(); }
+
+}  // namespace tidepool

@@ -1,0 +1,251 @@
+// Stable fluids' transport and solves: semi-Lagrangian and MacCormack
+// advection, implicit viscosity, and the pressure projection.
+#include <algorithm>
+#include <cmath>
+
+#include "stable.h"
+#include "state.h"
+
+namespace tidepool {
+
+// --- Sampling -----------------------------------------------------------------
+
+float StableFluids::sample_u(const std::vector<float>& u, glm::vec2 p, float* lo, float* hi) const {
+  const int nx = g_.nx, ny = g_.ny;
+  const float fx = std::clamp((p.x - g_.origin.x) / g_.dx, 0.0f, static_cast<float>(nx));
+  const float fy = std::clamp((p.y - g_.origin.y) / g_.dx - 0.5f, -0.5f, float(ny) - 0.5f);
+  return bilinear(fx, fy, [&](int i, int j) {
+    i = std::min(i, nx);
+    if (j < 0) return -u[g_.u_index(i, 0)];                  // floor: u = 0 at the wall
+    if (j >= ny) return 2.0f * lid_ - u[g_.u_index(i, ny - 1)];  // lid: u = lid_speed
+    return u[g_.u_index(i, j)];
+  }, lo, hi);
+}
+
+float StableFluids::sample_v(const std::vector<float>& v, glm::vec2 p, float* lo, float* hi) const {
+  const int nx = g_.nx, ny = g_.ny;
+  const float fx = std::clamp((p.x - g_.origin.x) / g_.dx - 0.5f, -0.5f, float(nx) - 0.5f);
+  const float fy = std::clamp((p.y - g_.origin.y) / g_.dx, 0.0f, static_cast<float>(ny));
+  return bilinear(fx, fy, [&](int i, int j) {
+    j = std::min(j, ny);
+    if (i < 0) return -v[g_.v_index(0, j)];  // side walls: v = 0 at the wall
+    if (i >= nx) return -v[g_.v_index(nx - 1, j)];
+    return v[g_.v_index(i, j)];
+  }, lo, hi);
+}
+
+float StableFluids::sample_cell(const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) const {
+  const int nx = g_.nx, ny = g_.ny;
+  const float fx = std::clamp((p.x - g_.origin.x) / g_.dx - 0.5f, 0.0f, float(nx - 1));
+  const float fy = std::clamp((p.y - g_.origin.y) / g_.dx - 0.5f, 0.0f, float(ny - 1));
+  return bilinear(fx, fy, [&](int i, int j) { return f[g_.cell(std::min(i, nx - 1), std::min(j, ny - 1))]; }, lo, hi);
+}
+
+glm::vec2 StableFluids::trace(glm::vec2 p, float dt) const {
+  const glm::vec2 mid = p - 0.5f * dt * velocity_at(p);
+  return p - dt * velocity_at(mid);
+}
+
+// --- Advection ----------------------------------------------------------------
+
+// The departure points of entries [0, count) at pos(k) (skip(k): none):
+// from = where the backtrace lands, and for MacCormack to = where the
+// forward trace does.
+template <class Pos, class Skip>
+void trace_all(const StableFluids& f, int count, const Pos& pos, const Skip& skip, float dt, bool maccormack,
+               std::vector<glm::vec2>* from, std::vector<glm::vec2>* to) {
+  from->resize(static_cast<size_t>(count));
+  to->resize(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k) {
+    if (skip(k)) continue;
+    (*from)[k] = f.trace(pos(k), dt);
+    if (maccormack) (*to)[k] = f.trace(pos(k), -dt);
+  }
+}
+
+// Advects `old` into *out through the departure points of trace_all,
+// sampling with sample(field, p, lo, hi). Semi-Lagrangian: the value where
+// the backtrace lands (Stam 1999). MacCormack (Selle et al. 2008): that
+// forward value corrected by half the error a backward pass finds,
+// phi + (phi_n - back) / 2, and reverted to the forward value where the
+// correction leaves the range of the samples it came from, which keeps it
+// free of new extrema.
+template <class Skip, class Sample>
+void advect(int count, const Skip& skip, const Sample& sample, const std::vector<float>& old, std::vector<float>* out,
+            bool maccormack, const std::vector<glm::vec2>& from, const std::vector<glm::vec2>& to,
+            std::vector<float>* forward, std::vector<float>* lo, std::vector<float>* hi) {
+  out->resize(old.size());
+  forward->resize(old.size());
+  lo->resize(old.size());
+  hi->resize(old.size());
+  for (int k = 0; k < count; ++k) {
+    if (skip(k)) {
+      (*out)[k] = old[k];
+      continue;
+    }
+    (*forward)[k] = sample(old, from[k], &(*lo)[k], &(*hi)[k]);
+    (*out)[k] = (*forward)[k];
+  }
+  if (!maccormack) return;
+  for (int k = 0; k < count; ++k) {
+    if (skip(k)) continue;
+    const float back = sample(*forward, to[k], nullptr, nullptr);
+    const float corrected = (*forward)[k] + 0.5f * (old[k] - back);
+    (*out)[k] = corrected < (*lo)[k] || corrected > (*hi)[k] ? (*forward)[k] : corrected;
+  }
+}
+
+void StableFluids::advect_velocity(const Params& P, float dt) {
+  u0_ = g_.u;
+  v0_ = g_.v;
+  const bool mc = P.advection == Advection::MacCormack;
+  const int nx = g_.nx, ny = g_.ny;
+  auto u_pos = [&](int k) { return g_.u_face(k % (nx + 1), k / (nx + 1)); };
+  auto u_fixed = [&](int k) { const int i = k % (nx + 1); return i == 0 || i == nx; };
+  auto v_pos = [&](int k) { return g_.v_face(k % nx, k / nx); };
+  auto v_fixed = [&](int k) { const int j = k / nx; return j == 0 || j == ny; };
+  auto su = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_u(f, p, lo, hi); };
+  auto sv = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_v(f, p, lo, hi); };
+  trace_all(*this, (nx + 1) * ny, u_pos, u_fixed, dt, mc, &from_, &to_);
+  advect((nx + 1) * ny, u_fixed, su, u0_, &g_.u, mc, from_, to_, &scratch_, &lo_, &hi_);
+  trace_all(*this, nx * (ny + 1), v_pos, v_fixed, dt, mc, &from_, &to_);
+  advect(nx * (ny + 1), v_fixed, sv, v0_, &g_.v, mc, from_, to_, &scratch_, &lo_, &hi_);
+  close_solid_faces();
+}
+
+// The dye, through the divergence-free velocity of this step (the three
+// channels share their departure points); solid cells hold none, and no
+// scheme leaves a negative amount.
+void StableFluids::advect_dye(const Params& P, float dt) {
+  u0_ = g_.u;
+  v0_ = g_.v;
+  const int nx = g_.nx, count = g_.nx * g_.ny;
+  const bool mc = P.advection == Advection::MacCormack;
+  auto pos = [&](int k) { return g_.centre(k % nx, k / nx); };
+  auto skip = [&](int k) { return solid_[static_cast<size_t>(k)] != 0; };
+  auto sc = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_cell(f, p, lo, hi); };
+  trace_all(*this, count, pos, skip, dt, mc, &from_, &to_);
+  for (int ch = 0; ch < 3; ++ch) {
+    dye0_[ch] = dye_[ch];
+    advect(count, skip, sc, dye0_[ch], &dye_[ch], mc, from_, to_, &scratch_, &lo_, &hi_);
+    for (float& d : dye_[ch]) d = std::max(d, 0.0f);
+  }
+}
+
+// --- Viscosity ----------------------------------------------------------------
+
+// (I - nu dt lap) f = f* for one velocity component on its faces (w x h of
+// them), by conjugate gradients with a Jacobi preconditioner: the matrix is
+// symmetric, positive definite and diagonally dominant, so a few
+// iterations reach the tolerance. unknown(i, j) says which faces are free;
+// the others are fixed (0: the walls' normal flow, the solids' faces). A
+// neighbour beyond the box's side is the no-slip ghost 2 wall - f, so the
+// face's equation gains a on its diagonal and 2 a wall on its right side.
+template <class Unknown>
+void implicit_viscosity(std::vector<float>* field, int w, int h, const Unknown& unknown, const float wall[4],
+                        float a, std::vector<float>* work, std::vector<uint8_t>* free) {
+  const size_t n = field->size();
+  work->assign(6 * n, 0.0f);
+  float* b = work->data();
+  float* r = b + n;
+  float* z = r + n;
+  float* d = z + n;
+  float* q = d + n;
+  float* diag = q + n;
+  free->assign(n, 0);
+  std::vector<float>& x = *field;
+  uint8_t* const on = free->data();
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) on[j * w + i] = unknown(i, j);
+  // The diagonal (1 + 4a, and a more per ghost) and b (the ghosts' 2 a wall).
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) {
+      const int k = j * w + i;
+      if (!on[k]) continue;
+      b[k] = x[k];
+      diag[k] = 1.0f + 4.0f * a;
+      const bool out[4] = {i == 0, i == w - 1, j == 0, j == h - 1};
+      for (int s = 0; s < 4; ++s)
+        if (out[s]) {
+          diag[k] += a;
+          b[k] += 2.0f * a * wall[s];
+        }
+    }
+  // y = A in on the free faces: fixed neighbours hold 0, ghosts are in diag.
+  auto apply = [&](const float* in, float* y) {
+    for (int j = 0; j < h; ++j)
+      for (int i = 0; i < w; ++i) {
+        const int k = j * w + i;
+        if (!on[k]) continue;
+        float sum = 0.0f;
+        if (i > 0 && on[k - 1]) sum += in[k - 1];
+        if (i + 1 < w && on[k + 1]) sum += in[k + 1];
+        if (j > 0 && on[k - w]) sum += in[k - w];
+        if (j + 1 < h && on[k + w]) sum += in[k + w];
+        y[k] = diag[k] * in[k] - a * sum;
+      }
+  };
+  apply(x.data(), q);
+  double b2 = 0.0, rz = 0.0;
+  for (size_t k = 0; k < n; ++k) {
+    if (!on[k]) continue;
+    r[k] = b[k] - q[k];
+    z[k] = r[k] / diag[k];
+    d[k] = z[k];
+    b2 += static_cast<double>(b[k]) * b[k];
+    rz += static_cast<double>(r[k]) * z[k];
+  }
+  const double tolerance2 = 1e-10 * b2;  // 1e-5 of |b|
+  for (int it = 0; it < 100; ++it) {
+    apply(d, q);
+    double dq = 0.0;
+    for (size_t k = 0; k < n; ++k)
+      if (on[k]) dq += static_cast<double>(d[k]) * q[k];
+    if (!(dq > 0.0)) break;
+    const float alpha = static_cast<float>(rz / dq);
+    double r2 = 0.0, rz_next = 0.0;
+    for (size_t k = 0; k < n; ++k) {
+      if (!on[k]) continue;
+      x[k] += alpha * d[k];
+      r[k] -= alpha * q[k];
+      z[k] = r[k] / diag[k];
+      r2 += static_cast<double>(r[k]) * r[k];
+      rz_next += static_cast<double>(r[k]) * z[k];
+    }
+    if (r2 <= tolerance2) break;
+    const float beta = static_cast<float>(rz_next / rz);
+    rz = rz_next;
+    for (size_t k = 0; k < n; ++k) d[k] = z[k] + beta * d[k];
+  }
+}
+
+// nu = U L / Re, with U the lid's speed (1 m/s without a lid) and L the
+// box's height.
+void StableFluids::diffuse(const WorldState& s, float dt) {
+  const Params& P = s.params;
+  const float speed = lid_ != 0.0f ? std::fabs(lid_) : 1.0f;
+  const float nu = speed * g_.height() / P.reynolds;
+  const float a = nu * dt / (g_.dx * g_.dx);
+  if (!(a > 1e-7f)) return;
+  const int nx = g_.nx, ny = g_.ny;
+  auto open_u = [&](int i, int j) { return i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)]; };
+  auto open_v = [&](int i, int j) { return j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)]; };
+  // Walls by side: left, right, bottom, top. u meets only the floor and
+  // the lid beyond its ends, v only the side walls.
+  const float u_walls[4] = {0.0f, 0.0f, 0.0f, lid_};
+  const float v_walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  implicit_viscosity(&g_.u, nx + 1, ny, open_u, u_walls, a, &scratch_, &free_);
+  implicit_viscosity(&g_.v, nx, ny + 1, open_v, v_walls, a, &scratch_, &free_);
+}
+
+// --- Projection ---------------------------------------------------------------
+
+void StableFluids::project(const WorldState& s, FrameStats& st) {
+  const ProjectionResult r = tidepool::project(&g_, type_, s.params.pressure_tolerance, s.params.pressure_iterations,
+                                               s.loops, &poisson_, &phi_, &rhs_);
+  st.max_divergence = r.max_divergence;
+  st.solver_iterations += r.iterations;
+  st.solver_error = r.residual;
+}
+
+}  // namespace tidepool

@@ -1,0 +1,270 @@
+// Stable fluids (Stam 1999): the projection, advection and viscosity
+// stages against what they must conserve or reproduce, and the lid-driven
+// cavity against Ghia, Ghia & Shin 1982.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "mac_grid.h"
+#include "poisson.h"
+#include "stable.h"
+#include "state.h"
+#include "tidepool/scenes.h"
+#include "tidepool/world.h"
+
+using namespace tidepool;
+
+namespace {
+
+constexpr float kPi = 3.14159265f;
+
+// A world state with the stable-fluids solver over `box`, its grid fitted.
+struct GridWorld {
+  WorldState s;
+  StableFluids* f = nullptr;
+  GridWorld(Box box, int cells, float reynolds) {
+    s.params.solver = Solver::Stable;
+    s.params.grid = cells;
+    s.params.reynolds = reynolds;
+    s.box = box;
+    s.start_solver();
+    f = static_cast<StableFluids*>(&*s.solver);
+    f->fit(s);
+  }
+};
+
+// The cells of an nx x ny grid over [0, nx dx] x [0, ny dx], solid inside
+// a disc and a bar.
+std::vector<uint8_t> cells_with_obstacles(const MacGrid& g) {
+  std::vector<uint8_t> type(static_cast<size_t>(g.nx) * g.ny, kFluidCell);
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) {
+      const glm::vec2 c = g.centre(i, j);
+      const glm::vec2 d = c - glm::vec2(0.35f, 0.3f);
+      const bool disc = d.x * d.x + d.y * d.y < 0.12f * 0.12f;
+      const bool bar = c.x > 0.6f && c.x < 0.66f && c.y > 0.2f && c.y < 0.6f;
+      if (disc || bar) type[g.cell(i, j)] = kSolidCell;
+    }
+  return type;
+}
+
+// Random face velocities in [-1, 1], none through the walls or into a solid.
+void random_flow(MacGrid* g, const std::vector<uint8_t>& type, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> r(-1.0f, 1.0f);
+  for (int j = 0; j < g->ny; ++j)
+    for (int i = 0; i <= g->nx; ++i) {
+      const bool open = i > 0 && i < g->nx && type[g->cell(i - 1, j)] != kSolidCell && type[g->cell(i, j)] != kSolidCell;
+      g->u[g->u_index(i, j)] = open ? r(rng) : 0.0f;
+    }
+  for (int j = 0; j <= g->ny; ++j)
+    for (int i = 0; i < g->nx; ++i) {
+      const bool open = j > 0 && j < g->ny && type[g->cell(i, j - 1)] != kSolidCell && type[g->cell(i, j)] != kSolidCell;
+      g->v[g->v_index(i, j)] = open ? r(rng) : 0.0f;
+    }
+}
+
+float max_divergence(const MacGrid& g, const std::vector<uint8_t>& type) {
+  float most = 0.0f;
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i)
+      if (type[g.cell(i, j)] == kFluidCell) most = std::max(most, std::fabs(g.divergence(i, j)));
+  return most;
+}
+
+}  // namespace
+
+TEST_CASE("projection leaves |div u| below its tolerance around obstacles", "[stable][projection]") {
+  for (int n : {32, 96}) {
+    MacGrid g;
+    g.resize(n, n * 3 / 4, 1.0f / static_cast<float>(n), {0.0f, 0.0f});
+    const std::vector<uint8_t> type = cells_with_obstacles(g);
+    random_flow(&g, type, 7u + static_cast<unsigned>(n));
+    const float before = max_divergence(g, type);
+    PoissonSolver solver;
+    std::vector<float> phi, rhs;
+    const float tolerance = 1e-5f;
+    const ProjectionResult r = project(&g, type, tolerance, 500, Loops{}, &solver, &phi, &rhs);
+    INFO(n << " cells across: " << r.iterations << " iterations, |div u| " << before << " -> " << r.max_divergence);
+    CHECK(r.residual <= tolerance);
+    CHECK(r.max_divergence == Approx(max_divergence(g, type)));
+    // The residual is dx^2 div relative to the largest dx^2 div before.
+    CHECK(r.max_divergence <= 2.0f * tolerance * before);
+    // Multigrid: the iterations hardly grow with the grid.
+    CHECK(r.iterations <= 30);
+  }
+}
+
+TEST_CASE("projecting a divergence-free field leaves it unchanged", "[stable][projection]") {
+  MacGrid g;
+  g.resize(64, 48, 1.0f / 64.0f, {0.0f, 0.0f});
+  const std::vector<uint8_t> type = cells_with_obstacles(g);
+  random_flow(&g, type, 3u);
+  PoissonSolver solver;
+  std::vector<float> phi, rhs;
+  project(&g, type, 1e-6f, 500, Loops{}, &solver, &phi, &rhs);
+  const std::vector<float> u = g.u, v = g.v;
+  std::fill(phi.begin(), phi.end(), 0.0f);
+  project(&g, type, 1e-6f, 500, Loops{}, &solver, &phi, &rhs);
+  float change = 0.0f;
+  for (size_t k = 0; k < u.size(); ++k) change = std::max(change, std::fabs(g.u[k] - u[k]));
+  for (size_t k = 0; k < v.size(); ++k) change = std::max(change, std::fabs(g.v[k] - v[k]));
+  CHECK(change < 1e-4f);
+}
+
+TEST_CASE("a closed tank of buoyant dye at rest stays at rest", "[stable][projection]") {
+  // Uniform dye under buoyancy is a uniform force: a gradient, which the
+  // projection must cancel exactly, obstacles or not (no spurious currents).
+  World w;
+  Params p = w.params();
+  p.solver = Solver::Stable;
+  p.grid = 48;
+  p.buoyancy = 5.0f;
+  REQUIRE(w.set_params(p).empty());
+  w.set_box(Box{{0.0f, 0.0f}, {2.0f, 1.5f}});
+  w.add_circle({0.8f, 0.7f}, 0.25f);
+  w.add_capsule({1.3f, 0.3f}, {1.7f, 1.0f}, 0.06f);
+  REQUIRE(w.fill_dye(Box{{0.0f, 0.0f}, {2.0f, 1.5f}}, {1.0f, 1.0f, 1.0f}));
+  FrameStats st;
+  for (int k = 0; k < 120; ++k) st = w.advance(1.0f / 60.0f);
+  CHECK(st.cells == 48 * 36);
+  CHECK(st.max_speed < 1e-4f);
+}
+
+TEST_CASE("advection carries a smooth dye blob and keeps its dye", "[stable][advection]") {
+  // A Gaussian blob (sigma 0.15 m) carried 1 m, the tank's height, along a
+  // uniform flow of 1 m/s in a 3 m x 1 m tank, far from its walls.
+  float total[2], peak[2];
+  for (Advection scheme : {Advection::SemiLagrangian, Advection::MacCormack}) {
+    GridWorld w(Box{{0.0f, 0.0f}, {3.0f, 1.0f}}, 192, 1e7f);
+    w.s.params.advection = scheme;
+    MacGrid& g = w.f->grid();
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 1; i < g.nx; ++i) g.u[g.u_index(i, j)] = 1.0f;
+    std::vector<float>& dye = w.f->dye(0);
+    double start = 0.0;
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const glm::vec2 d = g.centre(i, j) - glm::vec2(0.8f, 0.5f);
+        dye[g.cell(i, j)] = std::exp(-(d.x * d.x + d.y * d.y) / (2.0f * 0.15f * 0.15f));
+        start += dye[g.cell(i, j)];
+      }
+    const float dt = 1.0f / 120.0f;
+    for (int k = 0; k < 120; ++k) w.f->advect_dye(w.s.params, dt);
+    double sum = 0.0, centre = 0.0;
+    float top = 0.0f;
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const float d = dye[g.cell(i, j)];
+        sum += d;
+        centre += d * g.centre(i, j).x;
+        top = std::max(top, d);
+      }
+    const int s = scheme == Advection::MacCormack;
+    total[s] = static_cast<float>(sum / start);
+    peak[s] = top;
+    INFO((s ? "MacCormack" : "semi-Lagrangian") << ": dye kept " << total[s] << ", peak " << top);
+    CHECK(centre / sum == Approx(1.8).margin(0.01));  // carried 1 m
+  }
+  INFO("dye kept: semi-Lagrangian " << total[0] << ", MacCormack " << total[1] << "; peak " << peak[0] << ", "
+                                    << peak[1]);
+  CHECK(std::fabs(total[1] - 1.0f) < 0.01f);
+  // The sharper scheme smears less: its peak stays higher.
+  CHECK(peak[1] > peak[0] + 0.05f);
+}
+
+TEST_CASE("implicit viscosity: a mode decays at exp(-2 nu k^2 t)", "[stable][viscosity]") {
+  // u = v = sin(pi x) sin(pi y) in the unit square: zero on every wall, and
+  // an eigenmode of the Laplacian, lap u = -2 pi^2 u (k = pi). nu = U L / Re
+  // with U = 1 m/s (no lid) and L = 1 m.
+  const float nu = 0.01f, dt = 0.01f, t = 1.0f;
+  GridWorld w(Box{{0.0f, 0.0f}, {1.0f, 1.0f}}, 32, 1.0f / nu);
+  MacGrid& g = w.f->grid();
+  auto mode = [](glm::vec2 p) { return std::sin(kPi * p.x) * std::sin(kPi * p.y); };
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i <= g.nx; ++i) g.u[g.u_index(i, j)] = mode(g.u_face(i, j));
+  for (int j = 0; j <= g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i) g.v[g.v_index(i, j)] = mode(g.v_face(i, j));
+  auto amplitude = [&](const std::vector<float>& f, bool is_u) {
+    double fm = 0.0, mm = 0.0;
+    for (size_t k = 0; k < f.size(); ++k) {
+      const int w_ = is_u ? g.nx + 1 : g.nx;
+      const glm::vec2 p = is_u ? g.u_face(static_cast<int>(k) % w_, static_cast<int>(k) / w_)
+                               : g.v_face(static_cast<int>(k) % w_, static_cast<int>(k) / w_);
+      fm += f[k] * mode(p);
+      mm += mode(p) * mode(p);
+    }
+    return fm / mm;
+  };
+  for (int k = 0; k < static_cast<int>(t / dt); ++k) w.f->diffuse(w.s, dt);
+  const double expected = std::exp(-2.0 * nu * kPi * kPi * t);
+  INFO("amplitude u " << amplitude(g.u, true) << ", v " << amplitude(g.v, false) << ", exp(-2 nu k^2 t) " << expected);
+  CHECK(amplitude(g.u, true) == Approx(expected).epsilon(0.05));
+  CHECK(amplitude(g.v, false) == Approx(expected).epsilon(0.05));
+}
+
+TEST_CASE("the lid-driven cavity at Re 100 matches Ghia, Ghia & Shin 1982 within 0.02 U", "[stable][cavity]") {
+  // Table I of Ghia et al. 1982: u on the vertical centreline, Re = 100.
+  const float ys[] = {0.9766f, 0.9688f, 0.9609f, 0.9531f, 0.8516f, 0.7344f, 0.6172f, 0.5f,
+                      0.4531f, 0.2813f, 0.1719f, 0.1016f, 0.0703f, 0.0625f, 0.0547f};
+  const float us[] = {0.84123f,  0.78871f,  0.73722f,  0.68717f,  0.23151f,  0.00332f,  -0.13641f, -0.20581f,
+                      -0.21090f, -0.15662f, -0.10150f, -0.06434f, -0.04775f, -0.04192f, -0.03717f};
+  World w;
+  SceneSetup setup;
+  setup.overrides = {{"reynolds", 100.0f}, {"grid", 64.0f}};
+  std::string err;
+  REQUIRE(load_scene(w, "cavity", setup, &err));
+  for (int k = 0; k < 15 * 60; ++k) w.advance(1.0f / 60.0f);  // steady by t = 15 (L / U = 1 s)
+  const FieldView& g = *w.field();
+  REQUIRE(g.nx == 64);
+  // u at x = 1/2 from the two centre columns, linear in y between cell
+  // centres, and toward the walls' values (0 below, U above) past the last.
+  auto centreline = [&](int j) {
+    if (j < 0) return 0.0f;
+    if (j >= g.ny) return 1.0f;
+    return 0.5f * (g.u[j * g.nx + g.nx / 2 - 1] + g.u[j * g.nx + g.nx / 2]);
+  };
+  float worst = 0.0f;
+  for (size_t k = 0; k < sizeof ys / sizeof ys[0]; ++k) {
+    const float fy = ys[k] / g.cell - 0.5f;
+    const int j = static_cast<int>(std::floor(fy));
+    const float t = fy - static_cast<float>(j);
+    float u;
+    if (j < 0) u = centreline(0) * ys[k] / (0.5f * g.cell);
+    else if (j >= g.ny - 1) u = centreline(g.ny - 1) + (1.0f - centreline(g.ny - 1)) * t / 0.5f;
+    else u = (1.0f - t) * centreline(j) + t * centreline(j + 1);
+    INFO("y " << ys[k] << ": u " << u << ", Ghia " << us[k]);
+    CHECK(std::fabs(u - us[k]) <= 0.02f);
+    worst = std::max(worst, std::fabs(u - us[k]));
+  }
+  WARN("cavity, Re 100, 64 x 64: largest difference from Ghia et al. " << worst << " U");
+}
+
+TEST_CASE("grid parameters and dye out of range are refused by name, the state kept", "[stable][params]") {
+  World w;
+  std::string err;
+  REQUIRE(load_scene(w, "stir", SceneSetup{}, &err));
+  w.advance(1.0f / 60.0f);
+  const uint64_t before = w.state_hash();
+  const Params good = w.params();
+  const std::pair<const char*, float> bad[] = {
+      {"grid", 4.0f}, {"grid", 5000.0f}, {"reynolds", 0.0f}, {"dye_rate", -1.0f}, {"lid_speed", 1e9f}, {"advection", 7.0f}};
+  for (const auto& [name, value] : bad) {
+    Params p = good;
+    find_param(name)->set(p, value);
+    const std::vector<std::string> problems = w.set_params(p);
+    INFO(name << " = " << value);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].rfind(name, 0) == 0);
+    CHECK(w.params().grid == good.grid);
+  }
+  CHECK_FALSE(w.fill_dye(Box{{0.0f, 0.0f}, {1.0f, 1.0f}}, {-1.0f, 0.0f, 0.0f}));
+  CHECK_FALSE(w.fill_dye(Box{{0.0f, 0.0f}, {1.0f, 1.0f}}, {NAN, 0.0f, 0.0f}));
+  CHECK(w.state_hash() == before);
+  SceneSetup with_particles;
+  with_particles.particles = 100;
+  CHECK_FALSE(load_scene(w, "cavity", with_particles, &err));
+  CHECK(err.find("grid scene") != std::string::npos);
+  CHECK(w.state_hash() == before);
+}
