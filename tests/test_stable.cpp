@@ -151,7 +151,7 @@ TEST_CASE("advection carries a smooth dye blob and keeps its dye", "[stable][adv
         start += dye[g.cell(i, j)];
       }
     const float dt = 1.0f / 120.0f;
-    for (int k = 0; k < 120; ++k) w.f->advect_dye(w.s.params, dt);
+    for (int k = 0; k < 120; ++k) w.f->advect_dye(w.s.params, dt, w.s.loops);
     double sum = 0.0, centre = 0.0;
     float top = 0.0f;
     for (int j = 0; j < g.ny; ++j)

@@ -55,21 +55,5 @@ struct ProjectionResult {
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs);
 
-// Bilinear interpolation of a sampled field at fractional index (fx, fy),
-// with the four samples' range in *lo, *hi (MacCormack's limiter).
-// value(i, j) gives the sample at integer indices, ghosts included: the
-// caller clamps (fx, fy) to where value() is defined.
-template <class Value>
-inline float bilinear(float fx, float fy, const Value& value, float* lo = nullptr, float* hi = nullptr) {
-  const float x0 = std::floor(fx), y0 = std::floor(fy);
-  const int i = static_cast<int>(x0), j = static_cast<int>(y0);
-  const float tx = fx - x0, ty = fy - y0;
-  const float a = value(i, j), b = value(i + 1, j), c = value(i, j + 1), d = value(i + 1, j + 1);
-  if (lo) {
-    *lo = std::min(std::min(a, b), std::min(c, d));
-    *hi = std::max(std::max(a, b), std::max(c, d));
-  }
-  return (1.0f - ty) * ((1.0f - tx) * a + tx * b) + ty * ((1.0f - tx) * c + tx * d);
-}
 
 }  // namespace tidepool

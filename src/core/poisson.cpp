@@ -13,43 +13,6 @@ constexpr int kCoarsest = 4;                  // cells along a side at which coa
 
 bool open_cell(uint8_t t) { return t != kSolidCell; }
 
-// The 5-point Laplacian in cell units at fluid cell (i, j): x_c times the
-// open neighbours, minus the fluid neighbours' x (air is 0).
-template <class X>
-inline float laplacian_at(const uint8_t* type, const X* x, int nx, int ny, int i, int j, float* diag) {
-  const int c = j * nx + i;
-  float sum = 0.0f, d = 0.0f;
-  auto add = [&](int n) {
-    if (!open_cell(type[n])) return;
-    d += 1.0f;
-    if (type[n] == kFluidCell) sum += x[n];
-  };
-  if (i > 0) add(c - 1);
-  if (i + 1 < nx) add(c + 1);
-  if (j > 0) add(c - nx);
-  if (j + 1 < ny) add(c + nx);
-  *diag = d;
-  return d * x[c] - sum;
-}
-
-// One damped Jacobi sweep of A x = b on a level: x += w D^-1 (b - A x),
-// through r (the residual of the old x).
-void jacobi(int nx, int ny, const std::vector<uint8_t>& type, const std::vector<float>& b, std::vector<float>* x,
-            std::vector<float>* r, const Loops& loops) {
-  loops.parallel(ny, [&](int j0, int j1) {
-    for (int j = j0; j < j1; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const int c = j * nx + i;
-        float d = 0.0f;
-        (*r)[c] = type[c] == kFluidCell ? b[c] - laplacian_at(type.data(), x->data(), nx, ny, i, j, &d) : 0.0f;
-        if (type[c] == kFluidCell) (*r)[c] = d > 0.0f ? (*r)[c] / d : 0.0f;
-      }
-  });
-  loops.parallel(ny, [&](int j0, int j1) {
-    for (int c = j0 * nx; c < j1 * nx; ++c) (*x)[c] += kJacobiWeight * (*r)[c];
-  });
-}
-
 // The cell-centred bilinear weights of fine cell (i, j) on the coarse cells
 // around it: 3/4 on its parent and 1/4 on the next one out along each axis,
 // the products in 2D. Solid and outside coarse cells are left out and the
@@ -109,32 +72,97 @@ void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types)
       }
     levels_.push_back(std::move(c));
   }
-  for (Level& l : levels_) {
-    const size_t n = static_cast<size_t>(l.nx) * l.ny;
-    l.x.assign(n, 0.0f);
-    l.b.assign(n, 0.0f);
-    l.r.assign(n, 0.0f);
-  }
+  for (Level& l : levels_) build_operator(&l);
+  for (size_t k = 0; k + 1 < levels_.size(); ++k) build_links(&levels_[k], levels_[k + 1]);
   const std::vector<uint8_t>& t = levels_[0].type;
   fluid_ = static_cast<int>(std::count(t.begin(), t.end(), kFluidCell));
   singular_ = std::find(t.begin(), t.end(), kAirCell) == t.end();
   const size_t n = t.size();
-  for (auto* v : {&r_, &z_, &d_, &q_}) v->assign(n, 0.0f);
+  for (auto* v : {&r_, &z_, &q_}) v->assign(n, 0.0f);
+  d_.assign(n + 2 * static_cast<size_t>(levels_[0].pad()), 0.0f);
+}
+
+void PoissonSolver::build_operator(Level* level) {
+  Level& l = *level;
+  const int nx = l.nx, ny = l.ny;
+  const size_t n = static_cast<size_t>(nx) * ny, padded = n + 2 * static_cast<size_t>(l.pad());
+  for (auto* v : {&l.west, &l.east, &l.south, &l.north, &l.diag, &l.inv_diag, &l.b}) v->assign(n, 0.0f);
+  l.x.assign(padded, 0.0f);
+  l.r.assign(padded, 0.0f);
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int c = j * nx + i;
+      if (l.type[c] != kFluidCell) continue;
+      float d = 0.0f;
+      auto link = [&](bool inside, int nb, float* coefficient) {
+        if (!inside || !open_cell(l.type[nb])) return;
+        d += 1.0f;
+        *coefficient = l.type[nb] == kFluidCell ? 1.0f : 0.0f;
+      };
+      link(i > 0, c - 1, &l.west[c]);
+      link(i + 1 < nx, c + 1, &l.east[c]);
+      link(j > 0, c - nx, &l.south[c]);
+      link(j + 1 < ny, c + nx, &l.north[c]);
+      l.diag[c] = d;
+      l.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
+    }
+}
+
+void PoissonSolver::build_links(Level* fine, const Level& coarse) {
+  Level& f = *fine;
+  const size_t n = static_cast<size_t>(f.nx) * f.ny;
+  f.link_cell.assign(4 * n, 0);
+  f.link_weight.assign(4 * n, 0.0f);
+  for (int j = 0; j < f.ny; ++j)
+    for (int i = 0; i < f.nx; ++i) {
+      const int c = j * f.nx + i;
+      if (f.type[c] != kFluidCell) continue;
+      const Links k = links_of(i, j, coarse.nx, coarse.ny, coarse.type);
+      for (int m = 0; m < k.count; ++m) {
+        if (coarse.type[k.cell[m]] != kFluidCell) continue;  // air: its value is 0
+        f.link_cell[4 * c + m] = k.cell[m];
+        f.link_weight[4 * c + m] = k.weight[m];
+      }
+    }
+}
+
+// y = A x over a level's cells (0 off the fluid); x padded.
+void PoissonSolver::apply(const Level& l, const float* x_padded, float* y, const Loops& loops) {
+  const int nx = l.nx;
+  const float* x = x_padded + l.pad();
+  loops.parallel(l.ny, [&](int j0, int j1) {
+    const float *w = l.west.data(), *e = l.east.data(), *s = l.south.data(), *nn = l.north.data();
+    const float* d = l.diag.data();
+    for (int c = j0 * nx; c < j1 * nx; ++c)
+      y[c] = d[c] * x[c] - (w[c] * x[c - 1] + e[c] * x[c + 1] + s[c] * x[c - nx] + nn[c] * x[c + nx]);
+  });
+}
+
+// One damped Jacobi sweep of A x = b on a level: x += w D^-1 (b - A x).
+void PoissonSolver::jacobi(Level* level, const Loops& loops) {
+  Level& l = *level;
+  float* r = l.r.data() + l.pad();
+  apply(l, l.x.data(), r, loops);
+  float* x = l.x.data() + l.pad();
+  const float* b = l.b.data();
+  const float* inv = l.inv_diag.data();
+  loops.parallel(l.ny, [&](int j0, int j1) {
+    for (int c = j0 * l.nx; c < j1 * l.nx; ++c) x[c] += kJacobiWeight * inv[c] * (b[c] - r[c]);
+  });
 }
 
 float PoissonSolver::residual(const std::vector<float>& b, const std::vector<float>& p, std::vector<float>* r,
-                              const Loops& loops) const {
+                              const Loops& loops) {
   const Level& l = levels_[0];
-  const int nx = l.nx, ny = l.ny;
-  return static_cast<float>(loops.max_over(ny, [&](int j0, int j1) {
+  const int n = l.nx * l.ny, pad = l.pad();
+  std::copy(p.begin(), p.end(), d_.begin() + pad);  // d_ is free here: A reads a padded vector
+  apply(l, d_.data(), r->data(), loops);
+  return static_cast<float>(loops.max_over(n, [&](int begin, int end) {
     float most = 0.0f;
-    for (int j = j0; j < j1; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const int c = j * nx + i;
-        float d;
-        (*r)[c] = l.type[c] == kFluidCell ? b[c] - laplacian_at(l.type.data(), p.data(), nx, ny, i, j, &d) : 0.0f;
-        most = std::max(most, std::fabs((*r)[c]));
-      }
+    for (int c = begin; c < end; ++c) {
+      (*r)[c] = l.type[c] == kFluidCell ? b[c] - (*r)[c] : 0.0f;
+      most = std::max(most, std::fabs((*r)[c]));
+    }
     return static_cast<double>(most);
   }));
 }
@@ -152,49 +180,40 @@ void PoissonSolver::remove_mean(std::vector<float>* v) const {
 
 // One V-cycle on levels_[level] for its b, from x = 0.
 void PoissonSolver::v_cycle(int level, const Loops& loops) {
-  Level& l = levels_[level];
+  Level& l = *&levels_[level];
   std::fill(l.x.begin(), l.x.end(), 0.0f);
   const bool coarsest = level + 1 == static_cast<int>(levels_.size());
-  for (int s = 0; s < (coarsest ? kCoarsestSweeps : kSmoothSweeps); ++s) jacobi(l.nx, l.ny, l.type, l.b, &l.x, &l.r, loops);
+  for (int s = 0; s < (coarsest ? kCoarsestSweeps : kSmoothSweeps); ++s) jacobi(&l, loops);
   if (coarsest) return;
   Level& c = levels_[level + 1];
   // Restriction: each fine residual scattered to its coarse cells.
-  float d;
-  for (int j = 0; j < l.ny; ++j)
-    for (int i = 0; i < l.nx; ++i) {
-      const int f = j * l.nx + i;
-      l.r[f] = l.type[f] == kFluidCell ? l.b[f] - laplacian_at(l.type.data(), l.x.data(), l.nx, l.ny, i, j, &d) : 0.0f;
-    }
+  float* r = l.r.data() + l.pad();
+  apply(l, l.x.data(), r, loops);
+  const size_t n = static_cast<size_t>(l.nx) * l.ny;
   std::fill(c.b.begin(), c.b.end(), 0.0f);
-  for (int j = 0; j < l.ny; ++j)
-    for (int i = 0; i < l.nx; ++i) {
-      const int f = j * l.nx + i;
-      if (l.type[f] != kFluidCell) continue;
-      const Links k = links_of(i, j, c.nx, c.ny, c.type);
-      for (int m = 0; m < k.count; ++m)
-        if (c.type[k.cell[m]] == kFluidCell) c.b[k.cell[m]] += k.weight[m] * l.r[f];
-    }
+  for (size_t f = 0; f < n; ++f) {
+    const float res = l.type[f] == kFluidCell ? l.b[f] - r[f] : 0.0f;
+    for (int m = 0; m < 4; ++m) c.b[l.link_cell[4 * f + m]] += l.link_weight[4 * f + m] * res;
+  }
   v_cycle(level + 1, loops);
   // Prolongation: each fine cell gathers the coarse correction.
+  const float* cx = c.x.data() + c.pad();
+  float* x = l.x.data() + l.pad();
   loops.parallel(l.ny, [&](int j0, int j1) {
-    for (int j = j0; j < j1; ++j)
-      for (int i = 0; i < l.nx; ++i) {
-        const int f = j * l.nx + i;
-        if (l.type[f] != kFluidCell) continue;
-        const Links k = links_of(i, j, c.nx, c.ny, c.type);
-        float e = 0.0f;
-        for (int m = 0; m < k.count; ++m)
-          if (c.type[k.cell[m]] == kFluidCell) e += k.weight[m] * c.x[k.cell[m]];
-        l.x[f] += e;
-      }
+    for (int f = j0 * l.nx; f < j1 * l.nx; ++f) {
+      const int* k = &l.link_cell[4 * static_cast<size_t>(f)];
+      const float* w = &l.link_weight[4 * static_cast<size_t>(f)];
+      x[f] += w[0] * cx[k[0]] + w[1] * cx[k[1]] + w[2] * cx[k[2]] + w[3] * cx[k[3]];
+    }
   });
-  for (int s = 0; s < kSmoothSweeps; ++s) jacobi(l.nx, l.ny, l.type, l.b, &l.x, &l.r, loops);
+  for (int s = 0; s < kSmoothSweeps; ++s) jacobi(&l, loops);
 }
 
 void PoissonSolver::precondition(const std::vector<float>& r, std::vector<float>* z, const Loops& loops) {
-  levels_[0].b = r;
+  Level& top = levels_[0];
+  top.b = r;
   v_cycle(0, loops);
-  *z = levels_[0].x;
+  std::copy(top.x.begin() + top.pad(), top.x.end() - top.pad(), z->begin());
   remove_mean(z);
 }
 
@@ -225,25 +244,23 @@ PoissonResult PoissonSolver::solve(const std::vector<float>& b_in, std::vector<f
   result.residual = r_max / b_max;
   if (result.residual <= tolerance) return result;
   precondition(r, &z_, loops);
-  d_ = z_;
+  // The search direction d, padded by a row and a cell at each end for A.
+  float* const d = d_.data() + top.pad();
+  std::copy(z_.begin(), z_.end(), d);
   double rz = dot(r, z_);
   for (int it = 1; it <= max_iterations; ++it) {
-    // q = A d
-    loops.parallel(top.ny, [&](int j0, int j1) {
-      float diag;
-      for (int j = j0; j < j1; ++j)
-        for (int i = 0; i < top.nx; ++i) {
-          const int c = j * top.nx + i;
-          q_[c] = top.type[c] == kFluidCell ? laplacian_at(top.type.data(), d_.data(), top.nx, top.ny, i, j, &diag) : 0.0f;
-        }
+    apply(top, d_.data(), q_.data(), loops);  // q = A d
+    const double dq = loops.sum_over(n, [&](int begin, int end) {
+      double s = 0.0;
+      for (int k = begin; k < end; ++k) s += static_cast<double>(d[k]) * q_[k];
+      return s;
     });
-    const double dq = dot(d_, q_);
     if (!(dq > 0.0)) break;
     const float alpha = static_cast<float>(rz / dq);
     r_max = static_cast<float>(loops.max_over(n, [&](int begin, int end) {
       float most = 0.0f;
       for (int k = begin; k < end; ++k) {
-        (*p)[k] += alpha * d_[k];
+        (*p)[k] += alpha * d[k];
         r[k] -= alpha * q_[k];
         most = std::max(most, std::fabs(r[k]));
       }
@@ -257,7 +274,7 @@ PoissonResult PoissonSolver::solve(const std::vector<float>& b_in, std::vector<f
     const float beta = static_cast<float>(rz_next / rz);
     rz = rz_next;
     loops.parallel(n, [&](int begin, int end) {
-      for (int k = begin; k < end; ++k) d_[k] = z_[k] + beta * d_[k];
+      for (int k = begin; k < end; ++k) d[k] = z_[k] + beta * d[k];
     });
   }
   remove_mean(p);

@@ -47,14 +47,29 @@ class PoissonSolver {
 
   // r = b - A p over the fluid cells (0 elsewhere); returns max |r|.
   float residual(const std::vector<float>& b, const std::vector<float>& p, std::vector<float>* r,
-                 const Loops& loops) const;
+                 const Loops& loops);
 
  private:
+  // A level's operator as coefficients, so that its loops have no
+  // branches: per cell, 1 toward each fluid neighbour (0 otherwise), the
+  // diagonal (the open neighbours) and its inverse (0 off the fluid). The
+  // vectors x and r are padded by a row and a cell at each end (kPad), so a
+  // cell's neighbours are always in bounds; their coefficient is 0 there.
   struct Level {
     int nx = 0, ny = 0;
     std::vector<uint8_t> type;
-    std::vector<float> x, b, r;  // this level's correction, right-hand side, residual
+    std::vector<float> west, east, south, north, diag, inv_diag;
+    std::vector<float> x, b, r;  // the correction (padded), right-hand side, residual (padded)
+    // The transfer to the next coarser level: per cell of this one, up to
+    // four coarse cells and their weights (weight 0 past the fourth).
+    std::vector<int> link_cell;
+    std::vector<float> link_weight;
+    int pad() const { return nx + 1; }
   };
+  static void build_operator(Level* l);
+  static void build_links(Level* fine, const Level& coarse);
+  static void jacobi(Level* l, const Loops& loops);
+  static void apply(const Level& l, const float* x_padded, float* y, const Loops& loops);
   void v_cycle(int level, const Loops& loops);
   void precondition(const std::vector<float>& r, std::vector<float>* z, const Loops& loops);
   void remove_mean(std::vector<float>* v) const;
@@ -62,7 +77,7 @@ class PoissonSolver {
   std::vector<Level> levels_;
   bool singular_ = false;  // no air cell: the constant lies in A's null space
   int fluid_ = 0;
-  std::vector<float> r_, z_, d_, q_;  // CG's vectors
+  std::vector<float> r_, z_, d_, q_;  // CG's vectors (d_ padded as a level's x)
 };
 
 }  // namespace tidepool

@@ -16,7 +16,7 @@ namespace tidepool {
 void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& st) {
   const Params& P = s.params;
   fit(s);
-  advect_velocity(P, dt);
+  advect_velocity(P, dt, s.loops);
   clock.lap(kStageIntegrate);
   diffuse(s, dt);
   // The forces last before the projection: a force that is a gradient (a
@@ -29,7 +29,7 @@ void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& 
   clock.lap(kStageForces);
   project(s, st);
   clock.lap(kStagePressure);
-  advect_dye(P, dt);
+  advect_dye(P, dt, s.loops);
   update_view(P, dt);
   st.cells = g_.nx * g_.ny;
   clock.lap(kStageIntegrate);

@@ -58,10 +58,10 @@ class StableFluids final : public SolverBase<StableFluids> {
   void fit(const WorldState& s);
   void add_forces(const WorldState& s, float dt);
   void confine_vorticity(float epsilon, float dt);
-  void advect_velocity(const Params& P, float dt);
+  void advect_velocity(const Params& P, float dt, const Loops& loops);
   void diffuse(const WorldState& s, float dt);
   void project(const WorldState& s, FrameStats& st);
-  void advect_dye(const Params& P, float dt);
+  void advect_dye(const Params& P, float dt, const Loops& loops);
   void update_view(const Params& P, float dt);
   MacGrid& grid() { return g_; }
   std::vector<float>& dye(int channel) { return dye_[static_cast<size_t>(channel)]; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "grid.h"  // TIDEPOOL_INLINE
 #include "stable.h"
 #include "state.h"
 
@@ -10,38 +11,65 @@ namespace tidepool {
 
 // --- Sampling -----------------------------------------------------------------
 
-float StableFluids::sample_u(const std::vector<float>& u, glm::vec2 p, float* lo, float* hi) const {
-  const int nx = g_.nx, ny = g_.ny;
-  const float fx = std::clamp((p.x - g_.origin.x) / g_.dx, 0.0f, static_cast<float>(nx));
-  const float fy = std::clamp((p.y - g_.origin.y) / g_.dx - 0.5f, -0.5f, float(ny) - 0.5f);
-  return bilinear(fx, fy, [&](int i, int j) {
-    i = std::min(i, nx);
-    if (j < 0) return -u[g_.u_index(i, 0)];                  // floor: u = 0 at the wall
-    if (j >= ny) return 2.0f * lid_ - u[g_.u_index(i, ny - 1)];  // lid: u = lid_speed
-    return u[g_.u_index(i, j)];
-  }, lo, hi);
+namespace {
+
+// The bilinear blend of the four samples a (i, j), b (i + 1, j), c (i, j + 1),
+// d (i + 1, j + 1) at fractions (tx, ty), and their range (MacCormack's
+// limiter) when lo is given.
+inline float blend(float a, float b, float c, float d, float tx, float ty, float* lo, float* hi) {
+  if (lo) {
+    *lo = std::min(std::min(a, b), std::min(c, d));
+    *hi = std::max(std::max(a, b), std::max(c, d));
+  }
+  return (1.0f - ty) * ((1.0f - tx) * a + tx * b) + ty * ((1.0f - tx) * c + tx * d);
 }
 
-float StableFluids::sample_v(const std::vector<float>& v, glm::vec2 p, float* lo, float* hi) const {
+}  // namespace
+
+// u's rows lie half a cell inside the floor and the lid: beyond them the
+// no-slip ghost row is 2 u_wall - u of the last row (u_wall 0 at the
+// floor, the lid's speed at the top).
+TIDEPOOL_INLINE float StableFluids::sample_u(const std::vector<float>& u, glm::vec2 p, float* lo, float* hi) const {
+  const int nx = g_.nx, ny = g_.ny, w = nx + 1;
+  const float fx = std::clamp((p.x - g_.origin.x) / g_.dx, 0.0f, static_cast<float>(nx));
+  const float fy = std::clamp((p.y - g_.origin.y) / g_.dx - 0.5f, -0.5f, float(ny) - 0.5f);
+  const int i = std::min(static_cast<int>(fx), nx - 1);
+  const int j = static_cast<int>(std::floor(fy));
+  const float* r0 = u.data() + std::max(j, 0) * w + i;
+  const float* r1 = u.data() + std::min(j + 1, ny - 1) * w + i;
+  const float s0 = j < 0 ? -1.0f : 1.0f, s1 = j + 1 >= ny ? -1.0f : 1.0f;
+  const float o1 = j + 1 >= ny ? 2.0f * lid_ : 0.0f;
+  return blend(s0 * r0[0], s0 * r0[1], o1 + s1 * r1[0], o1 + s1 * r1[1], fx - float(i), fy - float(j), lo, hi);
+}
+
+// v's columns lie half a cell inside the side walls: beyond them the
+// no-slip ghost column is -v of the last one.
+TIDEPOOL_INLINE float StableFluids::sample_v(const std::vector<float>& v, glm::vec2 p, float* lo, float* hi) const {
   const int nx = g_.nx, ny = g_.ny;
   const float fx = std::clamp((p.x - g_.origin.x) / g_.dx - 0.5f, -0.5f, float(nx) - 0.5f);
   const float fy = std::clamp((p.y - g_.origin.y) / g_.dx, 0.0f, static_cast<float>(ny));
-  return bilinear(fx, fy, [&](int i, int j) {
-    j = std::min(j, ny);
-    if (i < 0) return -v[g_.v_index(0, j)];  // side walls: v = 0 at the wall
-    if (i >= nx) return -v[g_.v_index(nx - 1, j)];
-    return v[g_.v_index(i, j)];
-  }, lo, hi);
+  const int i = static_cast<int>(std::floor(fx));
+  const int j = std::min(static_cast<int>(fy), ny - 1);
+  const int i0 = std::max(i, 0), i1 = std::min(i + 1, nx - 1);
+  const float s0 = i < 0 ? -1.0f : 1.0f, s1 = i + 1 >= nx ? -1.0f : 1.0f;
+  const float* r0 = v.data() + j * nx;
+  const float* r1 = r0 + nx;
+  return blend(s0 * r0[i0], s1 * r0[i1], s0 * r1[i0], s1 * r1[i1], fx - float(i), fy - float(j), lo, hi);
 }
 
-float StableFluids::sample_cell(const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) const {
+// Cell values beyond the outer centres repeat the last ones.
+TIDEPOOL_INLINE float StableFluids::sample_cell(const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) const {
   const int nx = g_.nx, ny = g_.ny;
   const float fx = std::clamp((p.x - g_.origin.x) / g_.dx - 0.5f, 0.0f, float(nx - 1));
   const float fy = std::clamp((p.y - g_.origin.y) / g_.dx - 0.5f, 0.0f, float(ny - 1));
-  return bilinear(fx, fy, [&](int i, int j) { return f[g_.cell(std::min(i, nx - 1), std::min(j, ny - 1))]; }, lo, hi);
+  const int i = static_cast<int>(fx), j = static_cast<int>(fy);
+  const int i1 = std::min(i + 1, nx - 1), j1 = std::min(j + 1, ny - 1);
+  const float* r0 = f.data() + j * nx;
+  const float* r1 = f.data() + j1 * nx;
+  return blend(r0[i], r0[i1], r1[i], r1[i1], fx - float(i), fy - float(j), lo, hi);
 }
 
-glm::vec2 StableFluids::trace(glm::vec2 p, float dt) const {
+TIDEPOOL_INLINE glm::vec2 StableFluids::trace(glm::vec2 p, float dt) const {
   const glm::vec2 mid = p - 0.5f * dt * velocity_at(p);
   return p - dt * velocity_at(mid);
 }
@@ -50,17 +78,22 @@ glm::vec2 StableFluids::trace(glm::vec2 p, float dt) const {
 
 // The departure points of entries [0, count) at pos(k) (skip(k): none):
 // from = where the backtrace lands, and for MacCormack to = where the
-// forward trace does.
+// forward trace lands, taken as the backtrace mirrored through pos(k): for
+// a smooth flow the two differ by dt^2 (u . grad) u, within MacCormack's
+// second-order error, at half the cost of a second trace.
 template <class Pos, class Skip>
 void trace_all(const StableFluids& f, int count, const Pos& pos, const Skip& skip, float dt, bool maccormack,
-               std::vector<glm::vec2>* from, std::vector<glm::vec2>* to) {
+               std::vector<glm::vec2>* from, std::vector<glm::vec2>* to, const Loops& loops) {
   from->resize(static_cast<size_t>(count));
   to->resize(static_cast<size_t>(count));
-  for (int k = 0; k < count; ++k) {
-    if (skip(k)) continue;
-    (*from)[k] = f.trace(pos(k), dt);
-    if (maccormack) (*to)[k] = f.trace(pos(k), -dt);
-  }
+  loops.parallel(count, [&](int begin, int end) {
+    for (int k = begin; k < end; ++k) {
+      if (skip(k)) continue;
+      const glm::vec2 p = pos(k);
+      (*from)[k] = f.trace(p, dt);
+      if (maccormack) (*to)[k] = 2.0f * p - (*from)[k];
+    }
+  });
 }
 
 // Advects `old` into *out through the departure points of trace_all,
@@ -73,29 +106,33 @@ void trace_all(const StableFluids& f, int count, const Pos& pos, const Skip& ski
 template <class Skip, class Sample>
 void advect(int count, const Skip& skip, const Sample& sample, const std::vector<float>& old, std::vector<float>* out,
             bool maccormack, const std::vector<glm::vec2>& from, const std::vector<glm::vec2>& to,
-            std::vector<float>* forward, std::vector<float>* lo, std::vector<float>* hi) {
+            std::vector<float>* forward, std::vector<float>* lo, std::vector<float>* hi, const Loops& loops) {
   out->resize(old.size());
   forward->resize(old.size());
   lo->resize(old.size());
   hi->resize(old.size());
-  for (int k = 0; k < count; ++k) {
-    if (skip(k)) {
-      (*out)[k] = old[k];
-      continue;
+  loops.parallel(count, [&](int begin, int end) {
+    for (int k = begin; k < end; ++k) {
+      if (skip(k)) {
+        (*out)[k] = old[k];
+        continue;
+      }
+      (*forward)[k] = sample(old, from[k], &(*lo)[k], &(*hi)[k]);
+      (*out)[k] = (*forward)[k];
     }
-    (*forward)[k] = sample(old, from[k], &(*lo)[k], &(*hi)[k]);
-    (*out)[k] = (*forward)[k];
-  }
+  });
   if (!maccormack) return;
-  for (int k = 0; k < count; ++k) {
-    if (skip(k)) continue;
-    const float back = sample(*forward, to[k], nullptr, nullptr);
-    const float corrected = (*forward)[k] + 0.5f * (old[k] - back);
-    (*out)[k] = corrected < (*lo)[k] || corrected > (*hi)[k] ? (*forward)[k] : corrected;
-  }
+  loops.parallel(count, [&](int begin, int end) {
+    for (int k = begin; k < end; ++k) {
+      if (skip(k)) continue;
+      const float back = sample(*forward, to[k], nullptr, nullptr);
+      const float corrected = (*forward)[k] + 0.5f * (old[k] - back);
+      (*out)[k] = corrected < (*lo)[k] || corrected > (*hi)[k] ? (*forward)[k] : corrected;
+    }
+  });
 }
 
-void StableFluids::advect_velocity(const Params& P, float dt) {
+void StableFluids::advect_velocity(const Params& P, float dt, const Loops& loops) {
   u0_ = g_.u;
   v0_ = g_.v;
   const bool mc = P.advection == Advection::MacCormack;
@@ -106,17 +143,17 @@ void StableFluids::advect_velocity(const Params& P, float dt) {
   auto v_fixed = [&](int k) { const int j = k / nx; return j == 0 || j == ny; };
   auto su = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_u(f, p, lo, hi); };
   auto sv = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_v(f, p, lo, hi); };
-  trace_all(*this, (nx + 1) * ny, u_pos, u_fixed, dt, mc, &from_, &to_);
-  advect((nx + 1) * ny, u_fixed, su, u0_, &g_.u, mc, from_, to_, &scratch_, &lo_, &hi_);
-  trace_all(*this, nx * (ny + 1), v_pos, v_fixed, dt, mc, &from_, &to_);
-  advect(nx * (ny + 1), v_fixed, sv, v0_, &g_.v, mc, from_, to_, &scratch_, &lo_, &hi_);
+  trace_all(*this, (nx + 1) * ny, u_pos, u_fixed, dt, mc, &from_, &to_, loops);
+  advect((nx + 1) * ny, u_fixed, su, u0_, &g_.u, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
+  trace_all(*this, nx * (ny + 1), v_pos, v_fixed, dt, mc, &from_, &to_, loops);
+  advect(nx * (ny + 1), v_fixed, sv, v0_, &g_.v, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
   close_solid_faces();
 }
 
 // The dye, through the divergence-free velocity of this step (the three
 // channels share their departure points); solid cells hold none, and no
 // scheme leaves a negative amount.
-void StableFluids::advect_dye(const Params& P, float dt) {
+void StableFluids::advect_dye(const Params& P, float dt, const Loops& loops) {
   u0_ = g_.u;
   v0_ = g_.v;
   const int nx = g_.nx, count = g_.nx * g_.ny;
@@ -124,10 +161,10 @@ void StableFluids::advect_dye(const Params& P, float dt) {
   auto pos = [&](int k) { return g_.centre(k % nx, k / nx); };
   auto skip = [&](int k) { return solid_[static_cast<size_t>(k)] != 0; };
   auto sc = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_cell(f, p, lo, hi); };
-  trace_all(*this, count, pos, skip, dt, mc, &from_, &to_);
+  trace_all(*this, count, pos, skip, dt, mc, &from_, &to_, loops);
   for (int ch = 0; ch < 3; ++ch) {
     dye0_[ch] = dye_[ch];
-    advect(count, skip, sc, dye0_[ch], &dye_[ch], mc, from_, to_, &scratch_, &lo_, &hi_);
+    advect(count, skip, sc, dye0_[ch], &dye_[ch], mc, from_, to_, &scratch_, &lo_, &hi_, loops);
     for (float& d : dye_[ch]) d = std::max(d, 0.0f);
   }
 }
