@@ -77,9 +77,9 @@ class StableFluids final : public SolverBase<StableFluids> {
   glm::vec2 velocity_at(glm::vec2 p) const { return {sample_u(u0_, p), sample_v(v0_, p)}; }
 
  public:
-  // Where the fluid at p was dt ago (dt < 0: where it will be), by the
-  // midpoint rule (RK2) through the velocity before advection.
-  glm::vec2 trace(glm::vec2 p, float dt) const;
+  // Where the fluid at p, moving at `here`, was dt ago: the midpoint rule
+  // (RK2) through the velocity before advection.
+  glm::vec2 trace(glm::vec2 p, glm::vec2 here, float dt) const;
 
  private:
   MacGrid g_;

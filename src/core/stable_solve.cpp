@@ -69,66 +69,76 @@ TIDEPOOL_INLINE float StableFluids::sample_cell(const std::vector<float>& f, glm
   return blend(r0[i], r0[i1], r1[i], r1[i1], fx - float(i), fy - float(j), lo, hi);
 }
 
-TIDEPOOL_INLINE glm::vec2 StableFluids::trace(glm::vec2 p, float dt) const {
-  const glm::vec2 mid = p - 0.5f * dt * velocity_at(p);
+TIDEPOOL_INLINE glm::vec2 StableFluids::trace(glm::vec2 p, glm::vec2 here, float dt) const {
+  const glm::vec2 mid = p - 0.5f * dt * here;
   return p - dt * velocity_at(mid);
 }
 
 // --- Advection ----------------------------------------------------------------
 
-// The departure points of entries [0, count) at pos(k) (skip(k): none):
-// from = where the backtrace lands, and for MacCormack to = where the
-// forward trace lands, taken as the backtrace mirrored through pos(k): for
-// a smooth flow the two differ by dt^2 (u . grad) u, within MacCormack's
-// second-order error, at half the cost of a second trace.
-template <class Pos, class Skip>
-void trace_all(const StableFluids& f, int count, const Pos& pos, const Skip& skip, float dt, bool maccormack,
+// The entries an advection moves: columns [i0, i1) of rows [j0, j1) of a
+// w-wide array, less those where mask (if given) is nonzero; entry (i, j)
+// sits at (i + ox, j + oy) cells from the grid's origin.
+struct Span {
+  int w, i0, i1, j0, j1;
+  float ox, oy;
+  const uint8_t* mask;
+  bool moves(int k) const { return !mask || !mask[k]; }
+};
+
+// The departure points of a span's entries: from = where the backtrace
+// lands, and for MacCormack to = where the forward trace lands, taken as
+// the backtrace mirrored through the entry: for a smooth flow the two
+// differ by dt^2 (u . grad) u, within MacCormack's second-order error, at
+// half the cost of a second trace.
+template <class Here>
+void trace_all(const StableFluids& f, const MacGrid& g, const Span& s, const Here& here, float dt, bool maccormack,
                std::vector<glm::vec2>* from, std::vector<glm::vec2>* to, const Loops& loops) {
-  from->resize(static_cast<size_t>(count));
-  to->resize(static_cast<size_t>(count));
-  loops.parallel(count, [&](int begin, int end) {
-    for (int k = begin; k < end; ++k) {
-      if (skip(k)) continue;
-      const glm::vec2 p = pos(k);
-      (*from)[k] = f.trace(p, dt);
-      if (maccormack) (*to)[k] = 2.0f * p - (*from)[k];
-    }
+  const size_t n = static_cast<size_t>(s.w) * static_cast<size_t>(s.j1 + 1);
+  from->resize(n);
+  to->resize(n);
+  loops.parallel(s.j1 - s.j0, [&](int r0, int r1) {
+    for (int j = s.j0 + r0; j < s.j0 + r1; ++j)
+      for (int i = s.i0; i < s.i1; ++i) {
+        const int k = j * s.w + i;
+        if (!s.moves(k)) continue;
+        const glm::vec2 p = g.origin + g.dx * glm::vec2(float(i) + s.ox, float(j) + s.oy);
+        (*from)[k] = f.trace(p, here(i, j), dt);
+        if (maccormack) (*to)[k] = 2.0f * p - (*from)[k];
+      }
   });
 }
 
 // Advects `old` into *out through the departure points of trace_all,
-// sampling with sample(field, p, lo, hi). Semi-Lagrangian: the value where
-// the backtrace lands (Stam 1999). MacCormack (Selle et al. 2008): that
-// forward value corrected by half the error a backward pass finds,
-// phi + (phi_n - back) / 2, and reverted to the forward value where the
-// correction leaves the range of the samples it came from, which keeps it
-// free of new extrema.
-template <class Skip, class Sample>
-void advect(int count, const Skip& skip, const Sample& sample, const std::vector<float>& old, std::vector<float>* out,
+// sampling with sample(field, p, lo, hi); the entries outside the span
+// keep their values. Semi-Lagrangian: the value where the backtrace lands
+// (Stam 1999). MacCormack (Selle et al. 2008): that forward value
+// corrected by half the error a backward pass finds, phi + (phi_n -
+// back) / 2, and reverted to the forward value where the correction leaves
+// the range of the samples it came from, which keeps it free of new
+// extrema.
+template <class Sample>
+void advect(const Span& s, const Sample& sample, const std::vector<float>& old, std::vector<float>* out,
             bool maccormack, const std::vector<glm::vec2>& from, const std::vector<glm::vec2>& to,
             std::vector<float>* forward, std::vector<float>* lo, std::vector<float>* hi, const Loops& loops) {
-  out->resize(old.size());
+  *out = old;
   forward->resize(old.size());
   lo->resize(old.size());
   hi->resize(old.size());
-  loops.parallel(count, [&](int begin, int end) {
-    for (int k = begin; k < end; ++k) {
-      if (skip(k)) {
-        (*out)[k] = old[k];
-        continue;
-      }
-      (*forward)[k] = sample(old, from[k], &(*lo)[k], &(*hi)[k]);
-      (*out)[k] = (*forward)[k];
-    }
+  loops.parallel(s.j1 - s.j0, [&](int r0, int r1) {
+    for (int j = s.j0 + r0; j < s.j0 + r1; ++j)
+      for (int k = j * s.w + s.i0; k < j * s.w + s.i1; ++k)
+        if (s.moves(k)) (*out)[k] = (*forward)[k] = sample(old, from[k], &(*lo)[k], &(*hi)[k]);
   });
   if (!maccormack) return;
-  loops.parallel(count, [&](int begin, int end) {
-    for (int k = begin; k < end; ++k) {
-      if (skip(k)) continue;
-      const float back = sample(*forward, to[k], nullptr, nullptr);
-      const float corrected = (*forward)[k] + 0.5f * (old[k] - back);
-      (*out)[k] = corrected < (*lo)[k] || corrected > (*hi)[k] ? (*forward)[k] : corrected;
-    }
+  loops.parallel(s.j1 - s.j0, [&](int r0, int r1) {
+    for (int j = s.j0 + r0; j < s.j0 + r1; ++j)
+      for (int k = j * s.w + s.i0; k < j * s.w + s.i1; ++k) {
+        if (!s.moves(k)) continue;
+        const float back = sample(*forward, to[k], nullptr, nullptr);
+        const float corrected = (*forward)[k] + 0.5f * (old[k] - back);
+        (*out)[k] = corrected < (*lo)[k] || corrected > (*hi)[k] ? (*forward)[k] : corrected;
+      }
   });
 }
 
@@ -137,16 +147,28 @@ void StableFluids::advect_velocity(const Params& P, float dt, const Loops& loops
   v0_ = g_.v;
   const bool mc = P.advection == Advection::MacCormack;
   const int nx = g_.nx, ny = g_.ny;
-  auto u_pos = [&](int k) { return g_.u_face(k % (nx + 1), k / (nx + 1)); };
-  auto u_fixed = [&](int k) { const int i = k % (nx + 1); return i == 0 || i == nx; };
-  auto v_pos = [&](int k) { return g_.v_face(k % nx, k / nx); };
-  auto v_fixed = [&](int k) { const int j = k / nx; return j == 0 || j == ny; };
+  // The walls' faces (u's first and last columns, v's first and last rows) stay put.
+  const Span u_span{nx + 1, 1, nx, 0, ny, 0.0f, 0.5f, nullptr};
+  const Span v_span{nx, 0, nx, 1, ny, 0.5f, 0.0f, nullptr};
   auto su = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_u(f, p, lo, hi); };
   auto sv = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_v(f, p, lo, hi); };
-  trace_all(*this, (nx + 1) * ny, u_pos, u_fixed, dt, mc, &from_, &to_, loops);
-  advect((nx + 1) * ny, u_fixed, su, u0_, &g_.u, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
-  trace_all(*this, nx * (ny + 1), v_pos, v_fixed, dt, mc, &from_, &to_, loops);
-  advect(nx * (ny + 1), v_fixed, sv, v0_, &g_.v, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
+  // The velocity at a face from its own component and the average of the
+  // four nearest of the other (the walls' faces lie outside the spans).
+  auto at_u = [&](int i, int j) {
+    const float* v = v0_.data();
+    return glm::vec2(u0_[g_.u_index(i, j)], 0.25f * (v[g_.v_index(i - 1, j)] + v[g_.v_index(i, j)] +
+                                                   v[g_.v_index(i - 1, j + 1)] + v[g_.v_index(i, j + 1)]));
+  };
+  auto at_v = [&](int i, int j) {
+    const float* u = u0_.data();
+    return glm::vec2(0.25f * (u[g_.u_index(i, j - 1)] + u[g_.u_index(i + 1, j - 1)] + u[g_.u_index(i, j)] +
+                              u[g_.u_index(i + 1, j)]),
+                     v0_[g_.v_index(i, j)]);
+  };
+  trace_all(*this, g_, u_span, at_u, dt, mc, &from_, &to_, loops);
+  advect(u_span, su, u0_, &g_.u, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
+  trace_all(*this, g_, v_span, at_v, dt, mc, &from_, &to_, loops);
+  advect(v_span, sv, v0_, &g_.v, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
   close_solid_faces();
 }
 
@@ -156,15 +178,17 @@ void StableFluids::advect_velocity(const Params& P, float dt, const Loops& loops
 void StableFluids::advect_dye(const Params& P, float dt, const Loops& loops) {
   u0_ = g_.u;
   v0_ = g_.v;
-  const int nx = g_.nx, count = g_.nx * g_.ny;
   const bool mc = P.advection == Advection::MacCormack;
-  auto pos = [&](int k) { return g_.centre(k % nx, k / nx); };
-  auto skip = [&](int k) { return solid_[static_cast<size_t>(k)] != 0; };
+  const Span span{g_.nx, 0, g_.nx, 0, g_.ny, 0.5f, 0.5f, solid_.data()};
   auto sc = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_cell(f, p, lo, hi); };
-  trace_all(*this, count, pos, skip, dt, mc, &from_, &to_, loops);
+  auto at_cell = [&](int i, int j) {
+    return 0.5f * glm::vec2(u0_[g_.u_index(i, j)] + u0_[g_.u_index(i + 1, j)],
+                            v0_[g_.v_index(i, j)] + v0_[g_.v_index(i, j + 1)]);
+  };
+  trace_all(*this, g_, span, at_cell, dt, mc, &from_, &to_, loops);
   for (int ch = 0; ch < 3; ++ch) {
     dye0_[ch] = dye_[ch];
-    advect(count, skip, sc, dye0_[ch], &dye_[ch], mc, from_, to_, &scratch_, &lo_, &hi_, loops);
+    advect(span, sc, dye0_[ch], &dye_[ch], mc, from_, to_, &scratch_, &lo_, &hi_, loops);
     for (float& d : dye_[ch]) d = std::max(d, 0.0f);
   }
 }
