@@ -85,6 +85,61 @@ Layout drop_layout() {
   return l;
 }
 
+// The grid scenes (stable fluids, no particles): their tunes apply whatever
+// the preset.
+void cavity_tune(Params& p) {
+  grid_solver(p);
+  p.lid_speed = 1.0f;
+  p.reynolds = 100.0f;
+  p.grid = 64;
+  p.grid_cfl = 1.0f;
+}
+
+Layout cavity_layout() {
+  Layout l;
+  l.box = Box{{0.0f, 0.0f}, {1.0f, 1.0f}};
+  l.extras = [](World& w, const Resolution&, int) {
+    w.fill_dye(Box{{0.0f, 0.5f}, {1.0f, 1.0f}}, {0.9f, 0.3f, 0.2f});
+    w.fill_dye(Box{{0.0f, 0.0f}, {1.0f, 0.5f}}, {0.15f, 0.45f, 0.9f});
+  };
+  return l;
+}
+
+void stir_tune(Params& p) {
+  grid_solver(p);
+  p.vorticity = 0.3f;
+}
+
+Layout stir_layout() {
+  Layout l;
+  l.box = Box{{0.0f, 0.0f}, {4.0f, 3.0f}};
+  l.extras = [](World& w, const Resolution&, int) {
+    const glm::vec3 bands[4] = {{0.95f, 0.3f, 0.35f}, {0.98f, 0.8f, 0.2f}, {0.25f, 0.85f, 0.5f}, {0.25f, 0.5f, 1.0f}};
+    for (int k = 0; k < 4; ++k) w.fill_dye(Box{{float(k), 0.0f}, {float(k + 1), 3.0f}}, 0.8f * bands[k]);
+  };
+  return l;
+}
+
+void smoke_tune(Params& p) {
+  grid_solver(p);
+  p.buoyancy = 1.5f;
+  p.vorticity = 0.6f;
+}
+
+Layout smoke_layout() {
+  Layout l;
+  l.box = Box{{0.0f, 0.0f}, {3.0f, 4.0f}};
+  l.extras = [](World& w, const Resolution&, int) {
+    w.add_circle({1.5f, 2.2f}, 0.35f);
+    Emitter e;
+    e.position = {1.5f, 0.25f};
+    e.velocity = {0.0f, 1.0f};
+    e.width = 0.5f;
+    w.add_emitter(e);
+  };
+  return l;
+}
+
 const std::vector<SceneDef>& scene_defs() {
   static const std::vector<SceneDef> defs = {
       {{"dam-break", "water column 1 m wide, 2 m high collapses in a 4 m tank (Koshizuka & Oka 1996)", 2000},
@@ -129,58 +184,11 @@ const std::vector<SceneDef>& scene_defs() {
          return l;
        }},
       {{"cavity", "lid-driven cavity: the unit square's top wall slides right at 1 m/s (Ghia, Ghia & Shin 1982)", 0},
-       "water",
-       [](Params& p) {
-         grid_solver(p);
-         p.lid_speed = 1.0f;
-         p.reynolds = 100.0f;
-         p.grid = 64;
-         p.grid_cfl = 1.0f;
-       },
-       [] {
-         Layout l;
-         l.box = Box{{0.0f, 0.0f}, {1.0f, 1.0f}};
-         l.extras = [](World& w, const Resolution&, int) {
-           w.fill_dye(Box{{0.0f, 0.5f}, {1.0f, 1.0f}}, {0.9f, 0.3f, 0.2f});
-           w.fill_dye(Box{{0.0f, 0.0f}, {1.0f, 0.5f}}, {0.15f, 0.45f, 0.9f});
-         };
-         return l;
-       }},
+       "water", cavity_tune, cavity_layout},
       {{"stir", "a tank of coloured dye to stir with the fingers (stable fluids, Stam 1999)", 0},
-       "water",
-       [](Params& p) {
-         grid_solver(p);
-         p.vorticity = 0.3f;
-       },
-       [] {
-         Layout l;
-         l.box = Box{{0.0f, 0.0f}, {4.0f, 3.0f}};
-         l.extras = [](World& w, const Resolution&, int) {
-           const glm::vec3 bands[4] = {{0.95f, 0.3f, 0.35f}, {0.98f, 0.8f, 0.2f}, {0.25f, 0.85f, 0.5f}, {0.25f, 0.5f, 1.0f}};
-           for (int k = 0; k < 4; ++k) w.fill_dye(Box{{float(k), 0.0f}, {float(k + 1), 3.0f}}, 0.8f * bands[k]);
-         };
-         return l;
-       }},
+       "water", stir_tune, stir_layout},
       {{"smoke", "buoyant smoke rises from a vent past a round obstacle (stable fluids, Stam 1999)", 0},
-       "water",
-       [](Params& p) {
-         grid_solver(p);
-         p.buoyancy = 1.5f;
-         p.vorticity = 0.6f;
-       },
-       [] {
-         Layout l;
-         l.box = Box{{0.0f, 0.0f}, {3.0f, 4.0f}};
-         l.extras = [](World& w, const Resolution&, int) {
-           w.add_circle({1.5f, 2.2f}, 0.35f);
-           Emitter e;
-           e.position = {1.5f, 0.25f};
-           e.velocity = {0.0f, 1.0f};
-           e.width = 0.5f;
-           w.add_emitter(e);
-         };
-         return l;
-       }},
+       "water", smoke_tune, smoke_layout},
       {{"drops", "several drops fall into an empty tank (seed 002's multiple drops)", 2000},
        "water", [](Params& p) { p.surface_tension = 0.5f; },
        [] {
