@@ -2,8 +2,11 @@
 // Determinism: the same inputs give the same state hash, whatever the
 // parallel split.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <thread>
+
+#include <glm/geometric.hpp>
 
 #include "test_support.h"
 #include "thread_pool.h"
@@ -29,6 +32,23 @@ TEST_CASE("every scene runs 5 s with no NaN and no escape", "[scenes]") {
       CHECK(w.time() == Approx(5.0).margin(0.02));
       CHECK(w.count() > 400);
     }
+  }
+}
+
+TEST_CASE("every scene runs 10 s under FLIP with no NaN and no escape", "[scenes][flip]") {
+  for (const SceneInfo& s : scenes()) {
+    if (s.default_particles == 0) continue;
+    INFO(s.name);
+    World w;
+    std::string err;
+    REQUIRE(load_scene(w, s.name, SceneSetup{1000, "", {{"solver", static_cast<float>(Solver::Flip)}}}, &err));
+    bool ok = true;
+    for (int frame = 0; frame < 600 && ok; ++frame) {
+      w.advance(1.0f / 60.0f);
+      ok = all_inside_and_finite(w);
+    }
+    CHECK(ok);
+    CHECK(w.time() == Approx(10.0).margin(0.02));
   }
 }
 
@@ -71,6 +91,43 @@ TEST_CASE("every grid scene runs 5 s with finite fields and a divergence-free fl
     // flow's own gradients (max speed over a cell).
     CHECK(st.solver_error <= w.params().pressure_tolerance);
     CHECK(st.max_divergence < 1e-2f * st.max_speed / g->cell);
+  }
+}
+
+TEST_CASE("switching solver mid-run keeps the particles where they are", "[scenes][flip]") {
+  World w;
+  std::string err;
+  REQUIRE(load_scene(w, "dam-break", SceneSetup{1500}, &err));
+  for (int k = 0; k < 30; ++k) w.advance(1.0f / 60.0f);
+  for (Solver next : {Solver::Flip, Solver::Muller2003, Solver::Flip, Solver::DFSPH}) {
+    const Particles before = w.particles();
+    Params p = w.params();
+    p.solver = next;
+    REQUIRE(w.set_params(p).empty());
+    const Particles& after = w.particles();
+    REQUIRE(after.size() == before.size());
+    bool same = true;
+    for (int i = 0; i < after.size(); ++i)
+      same = same && after.x[i] == before.x[i] && after.y[i] == before.y[i] && after.vx[i] == before.vx[i] &&
+             after.vy[i] == before.vy[i];
+    CHECK(same);
+    // And the new solver carries on from there: a frame moves no particle
+    // farther than its speed allows.
+    float vmax = 0.0f;
+    for (int i = 0; i < after.size(); ++i) vmax = std::max(vmax, std::hypot(after.vx[i], after.vy[i]));
+    std::vector<std::pair<uint32_t, glm::vec2>> at;
+    for (int i = 0; i < after.size(); ++i) at.emplace_back(after.id[i], glm::vec2(after.x[i], after.y[i]));
+    w.advance(1.0f / 60.0f);
+    std::sort(at.begin(), at.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const Particles& q = w.particles();
+    float moved = 0.0f;
+    for (int i = 0; i < q.size(); ++i) {
+      const auto it = std::lower_bound(at.begin(), at.end(), q.id[i], [](const auto& a, uint32_t id) { return a.first < id; });
+      moved = std::max(moved, glm::length(glm::vec2(q.x[i], q.y[i]) - it->second));
+    }
+    INFO("to solver " << static_cast<int>(next) << ": largest move " << moved << " m, speed " << vmax);
+    CHECK(moved < 1.5f * vmax / 60.0f + 0.02f);
+    CHECK(all_inside_and_finite(w));
   }
 }
 

@@ -340,10 +340,12 @@ bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
       }
     } else if (a == "--solver" && k + 1 < argc) {
       const std::string s = argv[++k];
-      if (s == "dfsph" || s == "muller2003" || s == "stable") {
-        b.solvers = {s == "dfsph" ? "dfsph" : s == "stable" ? "stable" : "muller2003"};
+      const char* const known[] = {"dfsph", "muller2003", "flip", "stable"};
+      const auto it = std::find_if(std::begin(known), std::end(known), [&](const char* k) { return s == k; });
+      if (it != std::end(known)) {
+        b.solvers = {*it};
       } else {
-        std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph, muller2003 or stable\n", s.c_str());
+        std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph, muller2003, flip or stable\n", s.c_str());
         return false;
       }
     } else if (a == "--sizes" && k + 1 < argc) {

@@ -18,6 +18,7 @@ inline bool load_bench_scene(tidepool::World& w, int particles, const char* solv
                              std::string* error) {
   using namespace tidepool;
   SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
+  if (std::string(solver) == "flip") s.overrides.emplace_back("solver", static_cast<float>(Solver::Flip));
   if (std::string(solver) == "muller2003") {
     // The seeds' solver as the performance issue lists it: neighbours,
     // density, pressure, viscosity, surface tension, integration,

@@ -17,15 +17,17 @@ float MacGrid::divergence(int i, int j) const {
 // cell on one side and no solid on either loses dx^-1 times the jump of
 // phi across it.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
-                         const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs) {
+                         const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
+                         const std::vector<float>* source) {
   MacGrid& g = *grid;
   const int nx = g.nx, ny = g.ny;
   const size_t cells = static_cast<size_t>(nx) * ny;
   rhs->resize(cells);
   phi->resize(cells, 0.0f);
+  auto excess = [&](int i, int j) { return g.divergence(i, j) - (source ? (*source)[g.cell(i, j)] : 0.0f); };
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)
-      (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * g.divergence(i, j) : 0.0f;
+      (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
   solver->set_cells(nx, ny, type);
   const PoissonResult res = solver->solve(*rhs, phi, tolerance, max_iterations, loops);
   auto moves = [&](int a, int b) {
@@ -43,8 +45,89 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   out.residual = res.residual;
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)
-      if (type[g.cell(i, j)] == kFluidCell) out.max_divergence = std::max(out.max_divergence, std::fabs(g.divergence(i, j)));
+      if (type[g.cell(i, j)] == kFluidCell) out.max_divergence = std::max(out.max_divergence, std::fabs(excess(i, j)));
   return out;
+}
+
+// (I - nu dt lap) f = f* for one velocity component on its faces (w x h of
+// them), by conjugate gradients with a Jacobi preconditioner: the matrix is
+// symmetric, positive definite and diagonally dominant, so a few
+// iterations reach the tolerance. free (w x h) says which faces are unknowns;
+// the others are fixed (0: the walls' normal flow, the solids' faces). A
+// neighbour beyond the box's side is the no-slip ghost 2 wall - f, so the
+// face's equation gains a on its diagonal and 2 a wall on its right side.
+void implicit_viscosity(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
+                        float a, std::vector<float>* work) {
+  const size_t n = field->size();
+  work->assign(6 * n, 0.0f);
+  float* b = work->data();
+  float* r = b + n;
+  float* z = r + n;
+  float* d = z + n;
+  float* q = d + n;
+  float* diag = q + n;
+  std::vector<float>& x = *field;
+  const uint8_t* const on = free.data();
+  // The diagonal (1 + 4a, and a more per ghost) and b (the ghosts' 2 a wall).
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) {
+      const int k = j * w + i;
+      if (!on[k]) continue;
+      b[k] = x[k];
+      diag[k] = 1.0f + 4.0f * a;
+      const bool out[4] = {i == 0, i == w - 1, j == 0, j == h - 1};
+      for (int s = 0; s < 4; ++s)
+        if (out[s]) {
+          diag[k] += a;
+          b[k] += 2.0f * a * wall[s];
+        }
+    }
+  // y = A in on the free faces: fixed neighbours hold 0, ghosts are in diag.
+  auto apply = [&](const float* in, float* y) {
+    for (int j = 0; j < h; ++j)
+      for (int i = 0; i < w; ++i) {
+        const int k = j * w + i;
+        if (!on[k]) continue;
+        float sum = 0.0f;
+        if (i > 0 && on[k - 1]) sum += in[k - 1];
+        if (i + 1 < w && on[k + 1]) sum += in[k + 1];
+        if (j > 0 && on[k - w]) sum += in[k - w];
+        if (j + 1 < h && on[k + w]) sum += in[k + w];
+        y[k] = diag[k] * in[k] - a * sum;
+      }
+  };
+  apply(x.data(), q);
+  double b2 = 0.0, rz = 0.0;
+  for (size_t k = 0; k < n; ++k) {
+    if (!on[k]) continue;
+    r[k] = b[k] - q[k];
+    z[k] = r[k] / diag[k];
+    d[k] = z[k];
+    b2 += static_cast<double>(b[k]) * b[k];
+    rz += static_cast<double>(r[k]) * z[k];
+  }
+  const double tolerance2 = 1e-10 * b2;  // 1e-5 of |b|
+  for (int it = 0; it < 100; ++it) {
+    apply(d, q);
+    double dq = 0.0;
+    for (size_t k = 0; k < n; ++k)
+      if (on[k]) dq += static_cast<double>(d[k]) * q[k];
+    if (!(dq > 0.0)) break;
+    const float alpha = static_cast<float>(rz / dq);
+    double r2 = 0.0, rz_next = 0.0;
+    for (size_t k = 0; k < n; ++k) {
+      if (!on[k]) continue;
+      x[k] += alpha * d[k];
+      r[k] -= alpha * q[k];
+      z[k] = r[k] / diag[k];
+      r2 += static_cast<double>(r[k]) * r[k];
+      rz_next += static_cast<double>(r[k]) * z[k];
+    }
+    if (r2 <= tolerance2) break;
+    const float beta = static_cast<float>(rz_next / rz);
+    rz = rz_next;
+    for (size_t k = 0; k < n; ++k) d[k] = z[k] + beta * d[k];
+  }
 }
 
 }  // namespace tidepool

@@ -51,9 +51,20 @@ struct ProjectionResult {
 // Makes the grid's velocity divergence-free on its fluid cells (mac_grid.cpp):
 // the pressure projection every grid solver shares. type: a CellType per
 // cell; the solids' faces are the caller's to close. phi: the potential
-// (a warm start in, the solution out); rhs: scratch.
+// (a warm start in, the solution out); rhs: scratch. source (optional):
+// per cell, the divergence to leave instead of 0 [1/s] (a volume
+// correction); max_divergence then measures the difference from it.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
-                         const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs);
+                         const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
+                         const std::vector<float>* source = nullptr);
 
+
+// (I - a lap) f = f* for one velocity component on its w x h faces, in
+// place (mac_grid.cpp): implicit viscosity with a = nu dt / dx^2. free: the
+// faces that are unknowns (the others hold their values); wall: the no-slip
+// walls' velocity along this component, by side (left, right, bottom, top),
+// for the ghosts beyond the grid's edge. work: scratch.
+void implicit_viscosity(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
+                        float a, std::vector<float>* work);
 
 }  // namespace tidepool

@@ -127,6 +127,9 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::dye_rate>("dye_rate", "grid solvers: dye a pointer or emitter adds per second", T::Real, 0.0f, 100.0f),
       entry<&Params::pressure_tolerance>("pressure_tolerance", "grid solvers: projection residual relative to the divergence", T::Real, 1e-7f, 0.1f),
       entry<&Params::pressure_iterations>("pressure_iterations", "grid solvers: cap on the projection's iterations", T::Integer, 1, 1000),
+      entry<&Params::flip_ratio>("flip_ratio", "flip: FLIP's share of the velocity update, the rest PIC (Zhu & Bridson 2005)", T::Real, 0.0f, 1.0f),
+      entry<&Params::flip_cell>("flip_cell", "flip: grid cell size in particle spacings", T::Real, 1.0f, 4.0f),
+      entry<&Params::volume_correction>("volume_correction", "flip: share of a cell's excess density spread per step", T::Real, 0.0f, 1.0f),
   };
   return table;
 }

@@ -195,91 +195,6 @@ void StableFluids::advect_dye(const Params& P, float dt, const Loops& loops) {
 
 // --- Viscosity ----------------------------------------------------------------
 
-// (I - nu dt lap) f = f* for one velocity component on its faces (w x h of
-// them), by conjugate gradients with a Jacobi preconditioner: the matrix is
-// symmetric, positive definite and diagonally dominant, so a few
-// iterations reach the tolerance. unknown(i, j) says which faces are free;
-// the others are fixed (0: the walls' normal flow, the solids' faces). A
-// neighbour beyond the box's side is the no-slip ghost 2 wall - f, so the
-// face's equation gains a on its diagonal and 2 a wall on its right side.
-template <class Unknown>
-void implicit_viscosity(std::vector<float>* field, int w, int h, const Unknown& unknown, const float wall[4],
-                        float a, std::vector<float>* work, std::vector<uint8_t>* free) {
-  const size_t n = field->size();
-  work->assign(6 * n, 0.0f);
-  float* b = work->data();
-  float* r = b + n;
-  float* z = r + n;
-  float* d = z + n;
-  float* q = d + n;
-  float* diag = q + n;
-  free->assign(n, 0);
-  std::vector<float>& x = *field;
-  uint8_t* const on = free->data();
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) on[j * w + i] = unknown(i, j);
-  // The diagonal (1 + 4a, and a more per ghost) and b (the ghosts' 2 a wall).
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) {
-      const int k = j * w + i;
-      if (!on[k]) continue;
-      b[k] = x[k];
-      diag[k] = 1.0f + 4.0f * a;
-      const bool out[4] = {i == 0, i == w - 1, j == 0, j == h - 1};
-      for (int s = 0; s < 4; ++s)
-        if (out[s]) {
-          diag[k] += a;
-          b[k] += 2.0f * a * wall[s];
-        }
-    }
-  // y = A in on the free faces: fixed neighbours hold 0, ghosts are in diag.
-  auto apply = [&](const float* in, float* y) {
-    for (int j = 0; j < h; ++j)
-      for (int i = 0; i < w; ++i) {
-        const int k = j * w + i;
-        if (!on[k]) continue;
-        float sum = 0.0f;
-        if (i > 0 && on[k - 1]) sum += in[k - 1];
-        if (i + 1 < w && on[k + 1]) sum += in[k + 1];
-        if (j > 0 && on[k - w]) sum += in[k - w];
-        if (j + 1 < h && on[k + w]) sum += in[k + w];
-        y[k] = diag[k] * in[k] - a * sum;
-      }
-  };
-  apply(x.data(), q);
-  double b2 = 0.0, rz = 0.0;
-  for (size_t k = 0; k < n; ++k) {
-    if (!on[k]) continue;
-    r[k] = b[k] - q[k];
-    z[k] = r[k] / diag[k];
-    d[k] = z[k];
-    b2 += static_cast<double>(b[k]) * b[k];
-    rz += static_cast<double>(r[k]) * z[k];
-  }
-  const double tolerance2 = 1e-10 * b2;  // 1e-5 of |b|
-  for (int it = 0; it < 100; ++it) {
-    apply(d, q);
-    double dq = 0.0;
-    for (size_t k = 0; k < n; ++k)
-      if (on[k]) dq += static_cast<double>(d[k]) * q[k];
-    if (!(dq > 0.0)) break;
-    const float alpha = static_cast<float>(rz / dq);
-    double r2 = 0.0, rz_next = 0.0;
-    for (size_t k = 0; k < n; ++k) {
-      if (!on[k]) continue;
-      x[k] += alpha * d[k];
-      r[k] -= alpha * q[k];
-      z[k] = r[k] / diag[k];
-      r2 += static_cast<double>(r[k]) * r[k];
-      rz_next += static_cast<double>(r[k]) * z[k];
-    }
-    if (r2 <= tolerance2) break;
-    const float beta = static_cast<float>(rz_next / rz);
-    rz = rz_next;
-    for (size_t k = 0; k < n; ++k) d[k] = z[k] + beta * d[k];
-  }
-}
-
 // nu = U L / Re, with U the lid's speed (1 m/s without a lid) and L the
 // box's height.
 void StableFluids::diffuse(const WorldState& s, float dt) {
@@ -291,12 +206,18 @@ void StableFluids::diffuse(const WorldState& s, float dt) {
   const int nx = g_.nx, ny = g_.ny;
   auto open_u = [&](int i, int j) { return i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)]; };
   auto open_v = [&](int i, int j) { return j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)]; };
+  free_.resize(g_.u.size());
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i <= nx; ++i) free_[g_.u_index(i, j)] = open_u(i, j);
   // Walls by side: left, right, bottom, top. u meets only the floor and
   // the lid beyond its ends, v only the side walls.
   const float u_walls[4] = {0.0f, 0.0f, 0.0f, lid_};
   const float v_walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  implicit_viscosity(&g_.u, nx + 1, ny, open_u, u_walls, a, &scratch_, &free_);
-  implicit_viscosity(&g_.v, nx, ny + 1, open_v, v_walls, a, &scratch_, &free_);
+  implicit_viscosity(&g_.u, nx + 1, ny, free_, u_walls, a, &scratch_);
+  free_.resize(g_.v.size());
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = open_v(i, j);
+  implicit_viscosity(&g_.v, nx, ny + 1, free_, v_walls, a, &scratch_);
 }
 
 // --- Projection ---------------------------------------------------------------

@@ -26,6 +26,9 @@ enum class Solver : int {
   // Stam 1999, stable fluids: velocity and dye on a grid, semi-Lagrangian
   // advection, implicit viscosity, pressure projection. No particles.
   Stable = 2,
+  // FLIP blended with PIC (Zhu & Bridson 2005): particles carry the
+  // liquid, a grid with a free surface solves its pressure.
+  Flip = 3,
 };
 
 // Advection scheme of the grid solvers.
@@ -132,6 +135,11 @@ struct Params {
   float dye_rate = 4.0f;          // dye a pointer or emitter adds per second
   float pressure_tolerance = 1e-4f;  // projection residual, relative to the divergence
   int pressure_iterations = 100;     // cap on the projection's iterations
+
+  // FLIP.
+  float flip_ratio = 0.95f;         // FLIP's share of the velocity update (the rest PIC)
+  float flip_cell = 2.0f;           // grid cell size in particle spacings
+  float volume_correction = 0.5f;   // share of a cell's excess density spread a step
 };
 
 // Metadata for one field of Params.
