@@ -46,10 +46,11 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   void step(WorldState& s, float dt, StageClock& clock, FrameStats& st) override;
   Carried carried() override { return {}; }
   DensityKernel density_kernel() const override { return DensityKernel::Cubic; }
-  // The flow crosses at most one cell a step, so that the transfers stay
-  // accurate (the grid solve is stable at any step).
-  float dt_limit(const Params&, float vmax) const override {
-    return vmax > 0.0f ? g_.dx / vmax : std::numeric_limits<float>::infinity();
+  // The flow crosses at most grid_cfl cells a step: the particles' RK2
+  // path through the grid stays accurate (the grid solve is stable at any
+  // step).
+  float dt_limit(const Params& P, float vmax) const override {
+    return vmax > 0.0f ? P.grid_cfl * g_.dx / vmax : std::numeric_limits<float>::infinity();
   }
   float mean_neighbours(int) const override { return 0.0f; }
   size_t bytes() const override;
