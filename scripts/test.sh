@@ -13,7 +13,8 @@
 #                the -pthread threads build), the browser bench (the CLI for
 #                a Web Worker) into build/web/bench
 #   7. browser   Playwright + Chromium tests against that build: the toy
-#                (browser.test.mjs), the bench page (bench.test.mjs) and the
+#                (browser.test.mjs), the grid scenes (grid.test.mjs), the bench
+#                page (bench.test.mjs) and the
 #                threads build and its fallback (threads.test.mjs)
 #
 # Every step runs even when an earlier independent one failed (the browser
@@ -76,7 +77,7 @@ wasm() {
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/bench.test.mjs tests/threads.test.mjs
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/bench.test.mjs tests/threads.test.mjs
 }
 
 if step deps scripts/deps.sh native app web browser; then

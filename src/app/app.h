@@ -48,6 +48,7 @@ struct Options {
   bool paused = false;
   bool embed = false;  // panel starts hidden behind a small button
   int frames = 0;      // native: quit after this many frames (smoke tests)
+  std::string screenshot;  // native: a PNG of the last frame, written here
   int threads = 0;     // 0: min(cores, kMaxThreads); a build without threads has 1
 };
 
@@ -195,6 +196,12 @@ void web_started(App& app);
 void web_error(const std::string& text);
 std::string stats_json(const App& app);
 std::string info_json(const tidepool::Params& params);  // scenes, colours, params with values
+
+// Screenshots (screenshot.cpp): the frame being drawn (GL's back buffer) as
+// an RGB PNG. False with a message if the file cannot be written.
+bool save_screenshot(const std::string& path, int width, int height, std::string* error);
+bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb_top_down,
+               std::string* error);
 
 // GL lifetime (main.cpp): the context-lost path tears down and rebuilds both.
 void gl_lost(App& app);

@@ -113,9 +113,35 @@ void simulate(App& app, double frame_time) {
                                               : 0.9f * app.stats.sim_ms + 0.1f * static_cast<float>(ms);
 }
 
-// Mean position, and how many particles each pointer reaches (tests use
-// both to see that input acts on the fluid).
+// A grid's share of measure(): the fluid cells each pointer reaches, and
+// their mean velocity.
+void measure_grid(App& app, const tidepool::FieldView& g) {
+  app.stats.mean = glm::vec2(0.0f);
+  app.stats.pointers.clear();
+  for (const tidepool::PointerForce& f : app.forces) {
+    int affected = 0;
+    glm::vec2 v(0.0f);
+    const float r2 = f.radius * f.radius;
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        const int c = j * g.nx + i;
+        const glm::vec2 d = g.origin + (glm::vec2(i, j) + 0.5f) * g.cell - f.position;
+        if (d.x * d.x + d.y * d.y > r2 || (g.solid && g.solid[c])) continue;
+        ++affected;
+        v += glm::vec2(g.u[c], g.v[c]);
+      }
+    app.stats.pointers.push_back(
+        {f.position, affected, affected > 0 ? v / static_cast<float>(affected) : v, f.velocity});
+  }
+}
+
+// Mean position, and how many particles (cells of a grid) each pointer
+// reaches (tests use both to see that input acts on the fluid).
 void measure(App& app) {
+  if (const tidepool::FieldView* g = app.world.field()) {
+    measure_grid(app, *g);
+    return;
+  }
   const tidepool::Particles& p = app.world.particles();
   const int n = p.size();
   double sx = 0.0, sy = 0.0;
@@ -218,6 +244,12 @@ bool load(App& app, const std::string& scene, int particles) {
     return false;
   }
   if (scene != app.scene) app.overrides.clear();  // tweaks belong to one scene
+  // A grid scene (no default count) has no particles to count.
+  const bool grid = info->default_particles == 0;
+  if (grid && particles > 0) {
+    warn("particles " + std::to_string(particles) + " ignored: " + scene + " is a grid scene, without particles");
+    particles = 0;
+  }
   const int n = particles > 0 ? particles : info->default_particles;
   tidepool::World fresh;
   // load_scene keeps the hook of the world it fills: the threads go on.
@@ -249,6 +281,10 @@ bool load(App& app, const std::string& scene, int particles) {
   const float size = std::min(b.max.x - b.min.x, b.max.y - b.min.y);
   app.pointer_radius = 0.1f * size;
   app.obstacle_radius = 0.015f * size;
+  // A colour mode that shows nothing here (dye for particles, water for a
+  // grid) gives way to the kind's own.
+  const bool has_field = app.world.field() != nullptr || grid;
+  if (!color_mode_fits(app.render.color, has_field)) app.render.color = default_color_mode(has_field);
   return true;
 }
 
@@ -379,6 +415,18 @@ void frame(App& app) {
 
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+#ifndef __EMSCRIPTEN__
+  // --screenshot: the last frame of a --frames run (else each one, the
+  // file left holding the last).
+  if (!app.options.screenshot.empty() &&
+      (app.options.frames <= 0 || app.stats.frame + 1 >= static_cast<uint64_t>(app.options.frames))) {
+    std::string error;
+    if (!save_screenshot(app.options.screenshot, app.view.width, app.view.height, &error)) {
+      warn("screenshot: " + error);
+      app.options.screenshot.clear();
+    }
+  }
+#endif
   SDL_GL_SwapWindow(app.window);
 
   const float cpu = static_cast<float>(now_ms() - now);
@@ -488,11 +536,17 @@ void run_native(App* app, SDL_GLContext context) {
     frame(*app);
     if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
   }
-  std::printf("tidepool_app: %llu frames, %d particles, mean (%.3f, %.3f), %.1f fps, sim %.2f ms a frame, "
-              "%d thread%s (%d in use)\n",
-              static_cast<unsigned long long>(app->stats.frame), app->world.count(), app->stats.mean.x,
-              app->stats.mean.y, app->stats.fps, app->stats.sim_ms, app->pool->threads(),
-              app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));
+  const tidepool::FieldView* grid = app->world.field();
+  char body[96];
+  if (grid)
+    std::snprintf(body, sizeof body, "%dx%d cells, max |div u| %.2g /s", grid->nx, grid->ny,
+                  app->stats.last.max_divergence);
+  else
+    std::snprintf(body, sizeof body, "%d particles, mean (%.3f, %.3f)", app->world.count(), app->stats.mean.x,
+                  app->stats.mean.y);
+  std::printf("tidepool_app: %llu frames, %s, %.1f fps, sim %.2f ms a frame, %d thread%s (%d in use)\n",
+              static_cast<unsigned long long>(app->stats.frame), body, app->stats.fps, app->stats.sim_ms,
+              app->pool->threads(), app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();

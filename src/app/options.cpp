@@ -50,15 +50,20 @@ bool parse_int(const std::string& s, int lo, int hi, int* out) {
 void usage() {
   std::printf(
       "usage: tidepool_app [--scene NAME] [--particles N] [--color MODE] [--paused] [--embed]\n"
-      "                    [--threads N] [--frames N]          (--key=value works too)\n"
+      "                    [--threads N] [--frames N] [--screenshot FILE.png]   (--key=value works too)\n"
       "  --scene      one of:");
   for (const tidepool::SceneInfo& s : tidepool::scenes()) std::printf(" %s", s.name);
-  std::printf("\n  --particles  %d..%d (default: the scene's)\n", kMinParticles, tidepool::kMaxParticles);
-  std::printf("  --color      water, speed, density, pressure, surface or liquid\n");
+  std::printf("\n  --particles  %d..%d (default: the scene's; grid scenes have none)\n", kMinParticles,
+              tidepool::kMaxParticles);
+  std::printf("  --color      %s\n", color_mode_list().c_str());
+  std::printf("               (particles: water, speed, density, pressure, surface, liquid;\n"
+              "                grids: dye, speed, pressure, vorticity; one that does not fit the scene\n"
+              "                gives way to water or dye)\n");
   std::printf("  --paused     start paused (also --paused 0/1)\n");
   std::printf("  --embed      start with the panel folded behind a button\n");
   std::printf("  --threads    1..%d simulation threads (default: one per core, at most %d)\n", kMaxThreads, kMaxThreads);
   std::printf("  --frames     quit after N frames (smoke tests)\n");
+  std::printf("  --screenshot save the last frame (of --frames N) as a PNG\n");
 }
 
 }  // namespace
@@ -92,7 +97,7 @@ bool parse_options(int argc, char** argv, Options* o) {
              std::to_string(kMinParticles) + ".." + std::to_string(tidepool::kMaxParticles));
     } else if (key == "--color") {
       if (!parse_color_mode(value, &o->color))
-        warn("color " + quoted(value) + " ignored: expected water, speed, density, pressure, surface or liquid");
+        warn("color " + quoted(value) + " ignored: expected " + color_mode_list());
     } else if (key == "--paused" || key == "--embed") {
       bool& flag = key == "--paused" ? o->paused : o->embed;
       if (!has_value) flag = true;
@@ -104,6 +109,9 @@ bool parse_options(int argc, char** argv, Options* o) {
         warn("threads " + quoted(value) + ": this build has no threads (the page is not cross-origin isolated), using 1");
     } else if (key == "--frames") {
       if (!parse_int(value, 1, 1000000000, &o->frames)) warn("frames " + quoted(value) + " ignored");
+    } else if (key == "--screenshot") {
+      if (value.empty()) warn("screenshot ignored: expected a file name");
+      else o->screenshot = value;
     } else {
       warn("unknown option " + quoted(key) + " ignored");
     }

@@ -47,7 +47,15 @@ void stats_section(App& app) {
   ImGui::Text("%.0f fps  sim %.1f ms  %d substeps", s.fps, s.sim_ms, s.substeps);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("whole frame on the CPU: %.2f ms (simulation, drawing calls, panel)", s.frame_ms);
-  ImGui::Text("%d particles  t %.2f s  dt %.2f ms", app.world.count(), app.world.time(), 1000.0f * f.dt);
+  // A grid scene's grid exists from its first step (or its first dye) on.
+  const tidepool::FieldView* field = app.world.field();
+  const tidepool::SceneInfo* scene = tidepool::find_scene(app.scene);
+  const bool grid = field || (scene && scene->default_particles == 0);
+  if (grid)
+    ImGui::Text("%d x %d cells  t %.2f s  dt %.2f ms", field ? field->nx : 0, field ? field->ny : 0,
+                app.world.time(), 1000.0f * f.dt);
+  else
+    ImGui::Text("%d particles  t %.2f s  dt %.2f ms", app.world.count(), app.world.time(), 1000.0f * f.dt);
   const int threads = threads_in_use(app), pool = pool_threads(app);
   if (threads < pool) {
     ImGui::Text("1 thread (%d measured slower here)", pool);
@@ -69,9 +77,23 @@ void stats_section(App& app) {
       ImGui::SetTooltip("this build has no threads (the page is not cross-origin isolated, or ?threads=1)");
     }
   }
-  ImGui::Text("density error %.3f%% (max %.2f%%)", 100.0f * f.mean_density_error, 100.0f * f.max_density_error);
-  if (app.world.params().solver == tidepool::Solver::DFSPH)
-    ImGui::Text("iterations %d (+%d divergence)", f.solver_iterations, f.divergence_iterations);
+  if (grid) {
+    // The projection: its iterations over the frame's substeps, the last
+    // one's residual (relative to the divergence it started from) and the
+    // divergence it left.
+    ImGui::Text("projection %d iter.  residual %.0e", f.solver_iterations, f.solver_error);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("pressure projection: iterations summed over the frame's %d substeps;\n"
+                        "residual of the last, relative to the divergence it started from",
+                        s.substeps);
+    ImGui::Text("max |div u| %.1e /s  |u| %.2f m/s", f.max_divergence, f.max_speed);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("largest velocity divergence the projection left, and the largest speed");
+  } else {
+    ImGui::Text("density error %.3f%% (max %.2f%%)", 100.0f * f.mean_density_error, 100.0f * f.max_density_error);
+    if (app.world.params().solver == tidepool::Solver::DFSPH)
+      ImGui::Text("iterations %d (+%d divergence)", f.solver_iterations, f.divergence_iterations);
+  }
   const ImVec4 amber(1.0f, 0.7f, 0.3f, 1.0f);
   if (f.substep_cap_hit) ImGui::TextColored(amber, "slow motion: more substeps needed than max_substeps");
   if (f.contained) ImGui::TextColored(amber, "safety net caught %d particles", f.contained_particles);
@@ -99,23 +121,35 @@ void scene_section(App& app) {
   }
   if (current) tooltip(current->description);
 
-  int particles = app.particles_requested > 0 ? app.particles_requested
-                                              : (current ? current->default_particles : 1000);
-  ImGui::SliderInt("particles", &particles, kMinParticles, kParticleSliderMax, "%d",
-                   ImGuiSliderFlags_Logarithmic);
-  particles = std::clamp(particles, kMinParticles, tidepool::kMaxParticles);
-  tooltip("Particles in the scene (rounded to its lattice); applied on release. Ctrl+click to type.");
-  if (ImGui::IsItemDeactivatedAfterEdit()) load(app, app.scene, particles);
+  // A grid scene has no particles (its resolution is the grid parameter).
+  const bool grid = current && current->default_particles == 0;
+  if (!grid) {
+    int particles = app.particles_requested > 0 ? app.particles_requested
+                                                : (current ? current->default_particles : 1000);
+    ImGui::SliderInt("particles", &particles, kMinParticles, kParticleSliderMax, "%d",
+                     ImGuiSliderFlags_Logarithmic);
+    particles = std::clamp(particles, kMinParticles, tidepool::kMaxParticles);
+    tooltip("Particles in the scene (rounded to its lattice); applied on release. Ctrl+click to type.");
+    if (ImGui::IsItemDeactivatedAfterEdit()) load(app, app.scene, particles);
+  }
 
+  // Only the modes that show something for this kind of scene.
   int color = static_cast<int>(app.render.color);
   if (ImGui::BeginCombo("colour", color_mode_name(app.render.color))) {
-    for (int i = 0; i < static_cast<int>(ColorMode::Count); ++i)
+    for (int i = 0; i < static_cast<int>(ColorMode::Count); ++i) {
+      if (!color_mode_fits(static_cast<ColorMode>(i), grid)) continue;
       if (ImGui::Selectable(color_mode_name(static_cast<ColorMode>(i)), i == color))
         app.render.color = static_cast<ColorMode>(i);
+    }
     ImGui::EndCombo();
   }
-  tooltip("water: particles, white where fast; speed, density (blue below rest, red above), pressure; "
-          "surface: particles the colour field marks as surface; liquid: a shaded fluid body");
+  if (grid)
+    tooltip("dye: the colours the fingers, emitters and the scene put in; speed: |u| (inferno); "
+            "pressure: about its mean, blue below, red above; vorticity: dv/dx - du/dy, blue clockwise, "
+            "red anticlockwise");
+  else
+    tooltip("water: particles, white where fast; speed, density (blue below rest, red above), pressure; "
+            "surface: particles the colour field marks as surface; liquid: a shaded fluid body");
   ImGui::Checkbox("pointer rings", &app.render.show_pointers);
   tooltip("Show where each pointer or finger acts");
 }

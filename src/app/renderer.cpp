@@ -7,7 +7,13 @@
 // an offscreen density texture with additive blending and then thresholds
 // and shades that field in one fullscreen pass: the 2D counterpart of a
 // marching-cubes surface, and cheap enough for a phone.
+//
+// A grid solver's fields are one RGBA16F texel per cell, filled on the CPU
+// every frame (the dye, or speed, pressure or vorticity over a robust
+// range) and drawn over the cells' rectangle with bilinear filtering; the
+// fragment shader tone-maps the dye or applies the colour map.
 #include "renderer.h"
+#include "shaders.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,181 +21,13 @@
 
 namespace tidepool::app {
 
+using namespace shaders;
+
 namespace {
 
-const char* const kColorModeNames[] = {"water", "speed", "density", "pressure", "surface", "liquid"};
+const char* const kColorModeNames[] = {"water",   "speed",  "density", "pressure",
+                                       "surface", "liquid", "dye",     "vorticity"};
 static_assert(sizeof(kColorModeNames) / sizeof(kColorModeNames[0]) == static_cast<int>(ColorMode::Count));
-
-// ---------------------------------------------------------------------------
-// Shaders (GLSL ES 3.00, valid for WebGL 2 and native GLES 3 alike)
-// ---------------------------------------------------------------------------
-
-// Particles and splats: a quad of half-size u_radius around (a_x, a_y).
-const char* kParticleVs = R"(#version 300 es
-layout(location = 0) in vec2 a_corner;
-layout(location = 1) in float a_x;
-layout(location = 2) in float a_y;
-layout(location = 3) in float a_value;
-uniform vec2 u_scale;    // world -> clip
-uniform vec2 u_offset;
-uniform float u_radius;  // world units
-uniform vec2 u_range;    // a_value mapped from [x, y] to [0, 1]
-out vec2 v_corner;
-out float v_t;
-void main() {
-  vec2 p = vec2(a_x, a_y) + a_corner * u_radius;
-  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);
-  v_corner = a_corner;
-  v_t = clamp((a_value - u_range.x) / max(u_range.y - u_range.x, 1e-12), 0.0, 1.0);
-}
-)";
-
-const char* kParticleFs = R"(#version 300 es
-precision mediump float;
-in vec2 v_corner;
-in float v_t;
-uniform int u_mode;  // ColorMode
-out vec4 o_color;
-// Sequential: dark blue -> teal -> yellow.
-vec3 ramp(float t) {
-  vec3 a = vec3(0.20, 0.22, 0.58), b = vec3(0.10, 0.64, 0.62), c = vec3(0.98, 0.88, 0.25);
-  return t < 0.5 ? mix(a, b, t * 2.0) : mix(b, c, t * 2.0 - 1.0);
-}
-// Diverging about the middle: blue (below) -> grey -> red (above).
-vec3 diverging(float t) {
-  vec3 lo = vec3(0.19, 0.42, 0.88), mid = vec3(0.90, 0.90, 0.90), hi = vec3(0.88, 0.25, 0.18);
-  return t < 0.5 ? mix(lo, mid, t * 2.0) : mix(mid, hi, t * 2.0 - 1.0);
-}
-void main() {
-  float d = length(v_corner);
-  float aa = max(fwidth(d), 1e-3);
-  float alpha = 1.0 - smoothstep(1.0 - aa, 1.0, d);
-  if (alpha <= 0.0) discard;
-  vec3 c;
-  if (u_mode == 0) c = mix(vec3(0.16, 0.45, 0.86), vec3(0.78, 0.93, 1.0), v_t);  // water, foam when fast
-  else if (u_mode == 2) c = diverging(v_t);
-  else if (u_mode == 4) c = v_t > 0.5 ? vec3(1.0, 0.62, 0.22) : vec3(0.16, 0.38, 0.72);
-  else c = ramp(v_t);
-  c *= 0.82 + 0.18 * (1.0 - d * d);  // a little roundness
-  o_color = vec4(c * alpha, alpha);
-}
-)";
-
-// Splat: a smooth bump (1 - r^2)^3, summed by additive blending. R is the
-// field, G the same weighted by speed (foam).
-const char* kSplatFs = R"(#version 300 es
-precision mediump float;
-in vec2 v_corner;
-in float v_t;
-out vec4 o_color;
-void main() {
-  float r2 = dot(v_corner, v_corner);
-  if (r2 >= 1.0) discard;
-  float w = 1.0 - r2;
-  w = w * w * w * 0.2;
-  o_color = vec4(w, w * v_t, 0.0, 0.0);
-}
-)";
-
-const char* kFullscreenVs = R"(#version 300 es
-out vec2 v_uv;
-void main() {
-  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-  v_uv = p;
-  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-}
-)";
-
-// Threshold and shade the splatted field: the gradient gives a normal for a
-// fake-3D light, the field value a depth for the colour, the foam channel
-// whitens fast water, and a rim brightens the surface.
-const char* kLiquidFs = R"(#version 300 es
-precision highp float;
-uniform sampler2D u_field;
-uniform vec2 u_texel;
-uniform float u_threshold;
-in vec2 v_uv;
-out vec4 o_color;
-void main() {
-  vec4 f = texture(u_field, v_uv);
-  float d = f.r;
-  float a = smoothstep(u_threshold - 0.03, u_threshold + 0.03, d);
-  if (a <= 0.0) discard;
-  vec2 o = 1.5 * u_texel;
-  float l = texture(u_field, v_uv - vec2(o.x, 0.0)).r;
-  float r = texture(u_field, v_uv + vec2(o.x, 0.0)).r;
-  float b = texture(u_field, v_uv - vec2(0.0, o.y)).r;
-  float t = texture(u_field, v_uv + vec2(0.0, o.y)).r;
-  // Bulge near the surface only: deeper in, the field's ripples from the
-  // particle lattice would read as worms.
-  float bulge = 1.0 - smoothstep(u_threshold, u_threshold + 0.2, d);
-  vec3 n = normalize(vec3(vec2(l - r, b - t) * 3.0 * bulge, 0.3));
-  vec3 light = normalize(vec3(-0.45, 0.65, 0.62));
-  float diffuse = max(dot(n, light), 0.0);
-  float spec = pow(max(dot(reflect(-light, n), vec3(0.0, 0.0, 1.0)), 0.0), 28.0);
-  float depth = clamp((d - u_threshold) / 0.45, 0.0, 1.0);
-  vec3 c = mix(vec3(0.32, 0.68, 0.96), vec3(0.07, 0.30, 0.66), depth);
-  c = c * (0.72 + 0.38 * diffuse) + vec3(spec * 0.55);
-  float foam = clamp(f.g / max(d, 1e-3), 0.0, 1.0);
-  c = mix(c, vec3(0.90, 0.97, 1.0), foam * 0.75);
-  float rim = 1.0 - smoothstep(u_threshold, u_threshold + 0.07, d);
-  c = mix(c, vec3(0.72, 0.90, 1.0), rim * 0.55);
-  o_color = vec4(c * a, a);
-}
-)";
-
-// Shapes: a_seg = (ax, ay, bx, by); a_shape = (radius, style, ring width, -);
-// style 0 capsule (a disc when a == b), 1 ring, 2 rectangle from a to b.
-const char* kShapeVs = R"(#version 300 es
-layout(location = 0) in vec2 a_corner;
-layout(location = 1) in vec4 a_seg;
-layout(location = 2) in vec4 a_shape;
-layout(location = 3) in vec4 a_color;
-uniform vec2 u_scale;
-uniform vec2 u_offset;
-uniform float u_px;  // world units per pixel
-out vec2 v_world;
-flat out vec4 v_seg;
-flat out vec4 v_shape;
-flat out vec4 v_color;
-void main() {
-  vec2 a = a_seg.xy, b = a_seg.zw;
-  float pad = (a_shape.y > 1.5 ? 0.0 : a_shape.x) + 2.0 * u_px;
-  vec2 p = mix(min(a, b) - pad, max(a, b) + pad, a_corner * 0.5 + 0.5);
-  v_world = p;
-  v_seg = a_seg;
-  v_shape = a_shape;
-  v_color = a_color;
-  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);
-}
-)";
-
-const char* kShapeFs = R"(#version 300 es
-precision highp float;
-in vec2 v_world;
-flat in vec4 v_seg;
-flat in vec4 v_shape;
-flat in vec4 v_color;
-uniform float u_px;
-out vec4 o_color;
-void main() {
-  float d;
-  if (v_shape.y > 1.5) {
-    vec2 c = 0.5 * (v_seg.xy + v_seg.zw);
-    vec2 e = 0.5 * abs(v_seg.zw - v_seg.xy);
-    vec2 q = abs(v_world - c) - e;
-    d = length(max(q, 0.0)) + min(max(q.x, q.y), 0.0);
-  } else {
-    vec2 pa = v_world - v_seg.xy, ba = v_seg.zw - v_seg.xy;
-    float h = clamp(dot(pa, ba) / max(dot(ba, ba), 1e-12), 0.0, 1.0);
-    d = length(pa - ba * h) - v_shape.x;
-    if (v_shape.y > 0.5) d = abs(d + 0.5 * v_shape.z) - 0.5 * v_shape.z;
-  }
-  float a = clamp(0.5 - d / u_px, 0.0, 1.0);  // one pixel of antialiasing
-  if (a <= 0.0) discard;
-  o_color = v_color * a;
-}
-)";
 
 GLuint compile(GLenum type, const char* src, std::string* error) {
   GLuint s = glCreateShader(type);
@@ -236,6 +74,28 @@ bool parse_color_mode(std::string_view text, ColorMode* mode) {
   return false;
 }
 
+bool color_mode_fits(ColorMode mode, bool grid) {
+  switch (mode) {
+    case ColorMode::Speed:
+    case ColorMode::Pressure: return true;
+    case ColorMode::Dye:
+    case ColorMode::Vorticity: return grid;
+    case ColorMode::Water:
+    case ColorMode::Density:
+    case ColorMode::Surface:
+    case ColorMode::Liquid: return !grid;
+    case ColorMode::Count: break;
+  }
+  return false;
+}
+
+std::string color_mode_list() {
+  std::string out;
+  const int n = static_cast<int>(ColorMode::Count);
+  for (int i = 0; i < n; ++i) out += std::string(i == 0 ? "" : (i + 1 == n ? " or " : ", ")) + kColorModeNames[i];
+  return out;
+}
+
 bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* error) {
   GLuint v = compile(GL_VERTEX_SHADER, vs, error);
   if (!v) return false;
@@ -267,6 +127,9 @@ bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* er
   p.u_field = glGetUniformLocation(p.id, "u_field");
   p.u_texel = glGetUniformLocation(p.id, "u_texel");
   p.u_threshold = glGetUniformLocation(p.id, "u_threshold");
+  p.u_min = glGetUniformLocation(p.id, "u_min");
+  p.u_size = glGetUniformLocation(p.id, "u_size");
+  p.u_gain = glGetUniformLocation(p.id, "u_gain");
   return true;
 }
 
@@ -275,6 +138,7 @@ bool Renderer::init(std::string* error) {
   if (!build(splat_, kParticleVs, kSplatFs, error)) return false;
   if (!build(liquid_, kFullscreenVs, kLiquidFs, error)) return false;
   if (!build(shapes_, kShapeVs, kShapeFs, error)) return false;
+  if (!build(grid_, kGridVs, kGridFs, error)) return false;
 
   const float quad[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
   glGenBuffers(1, &quad_vbo_);
@@ -319,11 +183,12 @@ bool Renderer::init(std::string* error) {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   capacity_ = 0;
   field_w_ = field_h_ = 0;
+  grid_w_ = grid_h_ = 0;
   return true;
 }
 
 void Renderer::shutdown() {
-  for (Program* p : {&particles_, &splat_, &liquid_, &shapes_})
+  for (Program* p : {&particles_, &splat_, &liquid_, &shapes_, &grid_})
     if (p->id) glDeleteProgram(p->id);
   GLuint buffers[] = {quad_vbo_, x_vbo_, y_vbo_, value_vbo_, shape_vbo_};
   glDeleteBuffers(5, buffers);
@@ -331,6 +196,7 @@ void Renderer::shutdown() {
   glDeleteVertexArrays(3, vaos);
   if (field_fbo_) glDeleteFramebuffers(1, &field_fbo_);
   if (field_tex_) glDeleteTextures(1, &field_tex_);
+  if (grid_tex_) glDeleteTextures(1, &grid_tex_);
   forget();
 }
 
@@ -392,6 +258,8 @@ void Renderer::upload_particles(const tidepool::World& world, ColorMode mode, fl
     case ColorMode::Surface:
       for (int i = 0; i < n; ++i) values_[i] = p.surface[i] ? 1.0f : 0.0f;
       break;
+    case ColorMode::Dye:
+    case ColorMode::Vorticity:
     case ColorMode::Count:
       break;
   }
@@ -542,6 +410,120 @@ void Renderer::draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, flo
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
 }
 
+// ---------------------------------------------------------------------------
+// Grids
+// ---------------------------------------------------------------------------
+namespace {
+
+// The largest |x| but for the top 2 % (one eddy or one wall corner must not
+// wash out the rest), at least `floor`.
+float robust_magnitude(std::vector<float>& magnitudes, float floor) {
+  if (magnitudes.empty()) return floor;
+  const size_t k = static_cast<size_t>(0.98 * static_cast<double>(magnitudes.size() - 1));
+  std::nth_element(magnitudes.begin(), magnitudes.begin() + static_cast<std::ptrdiff_t>(k), magnitudes.end());
+  const float m = magnitudes[k];
+  return std::isfinite(m) ? std::max(m, floor) : floor;
+}
+
+}  // namespace
+
+void Renderer::upload_grid(const tidepool::FieldView& f, ColorMode mode) {
+  const int nx = f.nx, ny = f.ny, cells = nx * ny;
+  texels_.resize(static_cast<size_t>(cells) * 4);
+  auto fluid = [&](int c) { return f.solid && f.solid[c] ? 0.0f : 1.0f; };
+  if (mode == ColorMode::Dye) {
+    for (int c = 0; c < cells; ++c) {
+      float* t = &texels_[4 * static_cast<size_t>(c)];
+      for (int k = 0; k < 3; ++k) t[k] = f.dye[k] ? std::min(f.dye[k][c], 1e4f) : 0.0f;
+      t[3] = fluid(c);
+    }
+  } else {
+    // One value per cell, and its magnitudes over the fluid cells for the
+    // range (the scale's upper end rises at once and falls slowly, so the
+    // colours do not flicker).
+    scratch_.resize(static_cast<size_t>(cells));
+    float floor = 1e-6f, offset = 0.0f;
+    if (mode == ColorMode::Speed) {
+      for (int c = 0; c < cells; ++c) scratch_[c] = std::sqrt(f.u[c] * f.u[c] + f.v[c] * f.v[c]);
+      floor = 0.05f;
+    } else if (mode == ColorMode::Pressure) {
+      // The projection fixes the pressure up to a constant: shown about
+      // its mean over the fluid.
+      double sum = 0.0;
+      int fluid_cells = 0;
+      for (int c = 0; c < cells; ++c)
+        if (fluid(c) > 0.0f) {
+          sum += f.pressure[c];
+          ++fluid_cells;
+        }
+      offset = fluid_cells ? static_cast<float>(sum / fluid_cells) : 0.0f;
+      for (int c = 0; c < cells; ++c) scratch_[c] = f.pressure[c] - offset;
+      floor = 1e-3f;
+    } else {
+      // Vorticity dv/dx - du/dy, central differences (one-sided at the walls).
+      const float inv = 1.0f / std::max(f.cell, 1e-12f);
+      for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+          const int ip = std::min(i + 1, nx - 1), im = std::max(i - 1, 0);
+          const int jp = std::min(j + 1, ny - 1), jm = std::max(j - 1, 0);
+          const float dvdx = ip > im ? (f.v[j * nx + ip] - f.v[j * nx + im]) * inv / float(ip - im) : 0.0f;
+          const float dudy = jp > jm ? (f.u[jp * nx + i] - f.u[jm * nx + i]) * inv / float(jp - jm) : 0.0f;
+          scratch_[j * nx + i] = dvdx - dudy;
+        }
+      floor = 0.05f;
+    }
+    std::vector<float>& magnitudes = values_;  // the particles' buffer, free in a grid scene
+    magnitudes.clear();
+    for (int c = 0; c < cells; ++c)
+      if (fluid(c) > 0.0f && std::isfinite(scratch_[c])) magnitudes.push_back(std::fabs(scratch_[c]));
+    const float target = robust_magnitude(magnitudes, floor);
+    if (mode != grid_mode_ || !(grid_range_ > 0.0f)) grid_range_ = target;
+    else grid_range_ = target > grid_range_ ? target : 0.97f * grid_range_ + 0.03f * target;
+    grid_mode_ = mode;
+    const float scale = 1.0f / grid_range_;
+    for (int c = 0; c < cells; ++c) {
+      float* t = &texels_[4 * static_cast<size_t>(c)];
+      const float v = std::isfinite(scratch_[c]) ? scratch_[c] * scale : 0.0f;
+      t[0] = std::clamp(v, -4.0f, 4.0f);
+      t[1] = t[2] = 0.0f;
+      t[3] = fluid(c);
+    }
+  }
+  if (!grid_tex_) glGenTextures(1, &grid_tex_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, grid_tex_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (nx != grid_w_ || ny != grid_h_) {
+    // RGBA16F: filterable on every WebGL 2 device, filled from floats.
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, nx, ny, 0, GL_RGBA, GL_FLOAT, texels_.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    grid_w_ = nx;
+    grid_h_ = ny;
+  } else {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx, ny, GL_RGBA, GL_FLOAT, texels_.data());
+  }
+}
+
+void Renderer::draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o) {
+  glUseProgram(grid_.id);
+  glUniform2f(grid_.u_scale, s.x, s.y);
+  glUniform2f(grid_.u_offset, o.x, o.y);
+  glUniform2f(grid_.u_min, f.origin.x, f.origin.y);
+  glUniform2f(grid_.u_size, f.nx * f.cell, f.ny * f.cell);
+  glUniform2f(grid_.u_texel, 1.0f / f.nx, 1.0f / f.ny);
+  glUniform1i(grid_.u_mode, mode == ColorMode::Dye ? 0 : (mode == ColorMode::Speed ? 1 : 2));
+  glUniform1f(grid_.u_gain, 1.6f);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, grid_tex_);
+  glUniform1i(grid_.u_field, 0);
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 void Renderer::draw(const tidepool::World& world, const RenderSettings& settings, const Frame& frame) {
   const int w = std::max(frame.width, 1), h = std::max(frame.height, 1);
   // world -> clip: (p - centre) * 2 scale / size
@@ -553,15 +535,27 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha throughout
 
+  if (const tidepool::FieldView* field = world.field()) {
+    // A grid solver: its fields instead of particles (it has none).
+    const ColorMode mode = color_mode_fits(settings.color, true) ? settings.color : default_color_mode(true);
+    upload_grid(*field, mode);
+    draw_grid(*field, mode, s, o);
+    draw_shapes(world, frame, s, o);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glUseProgram(0);
+    return;
+  }
+
+  const ColorMode mode = color_mode_fits(settings.color, false) ? settings.color : default_color_mode(false);
   const int n = world.count();
   float lo = 0.0f, hi = 1.0f;
-  upload_particles(world, settings.color, &lo, &hi);
+  upload_particles(world, mode, &lo, &hi);
   const float min_radius = 0.75f / frame.scale;  // keep every particle visible
-  if (n > 0 && settings.color == ColorMode::Liquid) {
+  if (n > 0 && mode == ColorMode::Liquid) {
     draw_liquid(n, w, h, s, o, std::max(2.0f * frame.spacing, 3.0f * min_radius), lo, hi);
   } else if (n > 0) {
-    draw_particles(n, s, o, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius), lo, hi,
-                   settings.color);
+    draw_particles(n, s, o, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius), lo, hi, mode);
   }
 
   draw_shapes(world, frame, s, o);

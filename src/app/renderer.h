@@ -1,5 +1,6 @@
 // Tidepool app — the renderer: container, particles (one instanced draw),
-// the liquid surface, obstacles and pointer rings. OpenGL ES 3.0 / WebGL 2.
+// the liquid surface, a grid solver's fields (a texture over the box),
+// obstacles and pointer rings. OpenGL ES 3.0 / WebGL 2.
 #pragma once
 
 #include <string>
@@ -13,9 +14,18 @@
 
 namespace tidepool::app {
 
-enum class ColorMode : int { Water = 0, Speed, Density, Pressure, Surface, Liquid, Count };
+// Particles: water, speed, density, pressure, surface, liquid. Grids
+// (World::field()): dye, speed, pressure, vorticity. The indices are the
+// particle shader's u_mode.
+enum class ColorMode : int { Water = 0, Speed, Density, Pressure, Surface, Liquid, Dye, Vorticity, Count };
 const char* color_mode_name(ColorMode mode);
 bool parse_color_mode(std::string_view text, ColorMode* mode);
+// Whether `mode` shows something for a grid solver (grid) or for particles.
+bool color_mode_fits(ColorMode mode, bool grid);
+// The mode a scene starts in when the one chosen does not fit it.
+inline ColorMode default_color_mode(bool grid) { return grid ? ColorMode::Dye : ColorMode::Water; }
+// "water, speed, ... or liquid": the names, for messages.
+std::string color_mode_list();
 
 struct RenderSettings {
   ColorMode color = ColorMode::Water;
@@ -51,6 +61,7 @@ class Renderer {
     GLuint id = 0;
     GLint u_scale = -1, u_offset = -1, u_radius = -1, u_range = -1, u_mode = -1, u_px = -1;
     GLint u_field = -1, u_texel = -1, u_threshold = -1;
+    GLint u_min = -1, u_size = -1, u_gain = -1;
   };
   bool build(Program& p, const char* vs, const char* fs, std::string* error);
   void upload_particles(const tidepool::World& world, ColorMode mode, float* lo, float* hi);
@@ -59,14 +70,24 @@ class Renderer {
   void draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi);
   void draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode);
   void draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o);
+  // A grid's fields: one texel per cell, filled for `mode` (the dye, or a
+  // value over its range), drawn over the cells' rectangle.
+  void upload_grid(const tidepool::FieldView& f, ColorMode mode);
+  void draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o);
 
-  Program particles_, splat_, liquid_, shapes_;
+  Program particles_, splat_, liquid_, shapes_, grid_;
   GLuint quad_vbo_ = 0;
   GLuint particle_vao_ = 0, x_vbo_ = 0, y_vbo_ = 0, value_vbo_ = 0;
   GLuint shape_vao_ = 0, shape_vbo_ = 0;
   GLuint empty_vao_ = 0;
   GLuint field_fbo_ = 0, field_tex_ = 0;
   int field_w_ = 0, field_h_ = 0;
+  GLuint grid_tex_ = 0;
+  int grid_w_ = 0, grid_h_ = 0;
+  std::vector<float> texels_;   // RGBA per cell
+  std::vector<float> scratch_;  // a scalar per cell, and its magnitudes for the range
+  ColorMode grid_mode_ = ColorMode::Count;  // the mode grid_range_ follows
+  float grid_range_ = 0.0f;
   int capacity_ = 0;
   std::vector<float> values_;
   std::vector<float> shape_data_;

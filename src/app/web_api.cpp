@@ -62,6 +62,14 @@ std::string stats_json(const App& app) {
   j += ",\"densityError\":" + json_number(f.mean_density_error);
   j += ",\"maxDensityError\":" + json_number(f.max_density_error);
   j += ",\"solverIterations\":" + std::to_string(f.solver_iterations);
+  // Grid solvers: their cells and the largest |div u| the projection left
+  // [1/s], both 0 for particles; solverError is the last substep's final
+  // error (DFSPH: mean density error; grids: the projection's residual,
+  // relative to the divergence it started from).
+  const tidepool::FieldView* grid = app.world.field();
+  j += ",\"cells\":" + std::to_string(grid ? grid->nx * grid->ny : 0);
+  j += ",\"solverError\":" + json_number(f.solver_error);
+  j += ",\"maxDivergence\":" + json_number(f.max_divergence);
   j += ",\"kineticEnergy\":" + json_number(f.kinetic_energy);
   j += ",\"maxSpeed\":" + json_number(f.max_speed);
   j += ",\"scene\":" + json_string(app.scene);
@@ -80,6 +88,7 @@ std::string stats_json(const App& app) {
   j += ",\"view\":{\"centerX\":" + json_number(app.view.center.x) + ",\"centerY\":" +
        json_number(app.view.center.y) + ",\"scale\":" + json_number(app.view.scale / pr) +
        ",\"width\":" + json_number(app.view.width / pr) + ",\"height\":" + json_number(app.view.height / pr) + "}";
+  // "affected": the particles, or a grid's fluid cells, within the radius.
   j += ",\"pointers\":[";
   for (size_t i = 0; i < s.pointers.size(); ++i) {
     const PointerReport& p = s.pointers[i];

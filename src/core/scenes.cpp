@@ -136,6 +136,11 @@ Layout smoke_layout() {
     e.velocity = {0.0f, 1.0f};
     e.width = 0.5f;
     w.add_emitter(e);
+    // A vent in the ceiling lets the smoke out, so the tank never fills.
+    Sink vent;
+    vent.position = {1.5f, 4.0f};
+    vent.radius = 0.7f;
+    w.add_sink(vent);
   };
   return l;
 }

@@ -1,0 +1,265 @@
+// Browser tests of the grid scenes (stable fluids: cavity, stir, smoke) in
+// the web toy: the dye and the colour modes are drawn from the grid's
+// fields, a drag stirs them, and the page API (stats, setParam, reset, hash)
+// works as for particles. Same setup as browser.test.mjs: playwright-core
+// drives Debian's Chromium (WebGL 2 on SwiftShader), web/server.mjs serves
+// build/web/dist in-process (TIDEPOOL_DIST overrides it, CHROMIUM the browser).
+//
+//   node --test web/tests/grid.test.mjs
+//
+// Screenshots for people to look at go to web/screenshots/grid-*.png.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+import { decodePng } from './png.mjs';
+import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, webglArgs } from './support.mjs';
+
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
+const VIEW = { width: 960, height: 600 };
+const LONG = 90_000;
+
+let server;
+let browser;
+const open = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
+  server = await startServer({ root: dist, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
+  fs.mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+async function closeAll() {
+  while (open.length) await open.pop().close().catch(() => {});
+}
+
+async function openPage(query) {
+  const context = await browser.newContext({ viewport: VIEW });
+  open.push(context);
+  const page = await context.newPage();
+  const log = watchPage(page, server.url);
+  await page.goto(new URL(`/?${query}`, server.url).href);
+  return { page, log };
+}
+
+async function ready(page, frames = 3) {
+  await page.waitForFunction(
+    (n) => {
+      const s = window.tidepool && window.tidepool.stats();
+      return s && s.frame >= n;
+    },
+    frames,
+    { timeout: LONG, polling: 100 },
+  );
+  return stats(page);
+}
+
+async function until(page, predicate, arg, what) {
+  try {
+    await page.waitForFunction(predicate, arg, { timeout: LONG, polling: 50 });
+  } catch (e) {
+    throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
+  }
+}
+
+// Mean colour of the canvas pixels inside a world-space rectangle.
+function meanColor(png, s, x0, y0, x1, y1) {
+  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+      const o = (y * png.width + x) * 4;
+      for (let k = 0; k < 3; k++) sum[k] += png.data[o + k];
+      n++;
+    }
+  }
+  return sum.map((v) => (n ? v / n : 0));
+}
+
+// How much the pixels of a world-space rectangle vary: the mean distance
+// of each pixel's colour from the rectangle's mean colour (0 for a flat fill).
+function spread(png, s, x0, y0, x1, y1) {
+  const m = meanColor(png, s, x0, y0, x1, y1);
+  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
+  let d = 0, n = 0;
+  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+      const o = (y * png.width + x) * 4;
+      d += Math.abs(png.data[o] - m[0]) + Math.abs(png.data[o + 1] - m[1]) + Math.abs(png.data[o + 2] - m[2]);
+      n++;
+    }
+  }
+  return n ? d / n : 0;
+}
+
+// Fraction of pixels in a world-space rectangle whose colour changed by
+// more than 40 (summed over the channels) between two screenshots.
+function changed(before, after, s, x0, y0, x1, y1) {
+  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
+  let c = 0, n = 0;
+  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+      const o = (y * before.width + x) * 4;
+      const d = Math.abs(before.data[o] - after.data[o]) + Math.abs(before.data[o + 1] - after.data[o + 1]) +
+        Math.abs(before.data[o + 2] - after.data[o + 2]);
+      if (d > 40) c++;
+      n++;
+    }
+  }
+  return n ? c / n : 0;
+}
+
+const rgb = (c) => `rgb(${c.map((v) => v.toFixed(0)).join(', ')})`;
+
+describe('Grid scenes in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, () => {
+  test('the grid scenes are in the scene list and load without particles', { timeout: LONG * 2 }, async (t) => {
+    const { page, log } = await openPage('scene=stir&paused=1&embed=1');
+    const s = await ready(page, 3);
+    const scenes = await page.evaluate(() => window.tidepool.info().scenes);
+    const colors = await page.evaluate(() => window.tidepool.info().colors);
+    t.diagnostic(`scenes ${scenes.join(' ')}; colours ${colors.join(' ')}; stir: ${s.cells} cells, ${s.particles} particles, colour ${s.color}`);
+    for (const name of ['cavity', 'stir', 'smoke']) assert.ok(scenes.includes(name), `${name} is in the scene list`);
+    for (const name of ['dye', 'speed', 'pressure', 'vorticity']) assert.ok(colors.includes(name), `${name} is a colour mode`);
+    assert.equal(s.scene, 'stir');
+    assert.equal(s.particles, 0);
+    assert.equal(s.cells, 128 * 96, 'stir: 128 x 96 cells (grid 128 along the 4 m side of a 4 x 3 box)');
+    assert.equal(s.color, 'dye', 'a grid scene starts in the dye mode');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('the dye is drawn where the scene put it, the right way up', { timeout: LONG * 2 }, async (t) => {
+    // stir: four vertical bands, red, yellow, green, blue from the left.
+    {
+      const { page, log } = await openPage('scene=stir&paused=1&embed=1');
+      const s = await ready(page, 5);
+      const png = decodePng(await page.screenshot({ path: path.join(shots, 'grid-stir-start.png') }));
+      const bands = [0, 1, 2, 3].map((k) => meanColor(png, s, k + 0.2, 0.3, k + 0.8, 2.7));
+      t.diagnostic(`stir bands: ${bands.map(rgb).join(', ')}`);
+      const [red, yellow, green, blue] = bands;
+      assert.ok(red[0] > red[1] + 60 && red[0] > red[2] + 60, `band 1 is red (${rgb(red)})`);
+      assert.ok(yellow[0] > yellow[2] + 60 && yellow[1] > yellow[2] + 60, `band 2 is yellow (${rgb(yellow)})`);
+      assert.ok(green[1] > green[0] + 40 && green[1] > green[2] + 20, `band 3 is green (${rgb(green)})`);
+      assert.ok(blue[2] > blue[0] + 60 && blue[2] > blue[1] + 30, `band 4 is blue (${rgb(blue)})`);
+      for (let k = 0; k < 4; k++) {
+        const flat = spread(png, s, k + 0.2, 0.3, k + 0.8, 2.7);
+        assert.ok(flat < 12, `band ${k + 1} is an even colour (spread ${flat})`);
+      }
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+    // cavity: red over blue.
+    {
+      const { page, log } = await openPage('scene=cavity&paused=1&embed=1');
+      const s = await ready(page, 5);
+      const png = decodePng(await page.screenshot());
+      const top = meanColor(png, s, 0.1, 0.6, 0.9, 0.9), bottom = meanColor(png, s, 0.1, 0.1, 0.9, 0.4);
+      t.diagnostic(`cavity: top ${rgb(top)}, bottom ${rgb(bottom)}`);
+      assert.ok(top[0] > top[2] + 60, `the top half is red (${rgb(top)})`);
+      assert.ok(bottom[2] > bottom[0] + 60, `the bottom half is blue (${rgb(bottom)})`);
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+  });
+
+  test('a drag through the stir tank stirs the dye and changes the state hash', { timeout: LONG * 4 }, async (t) => {
+    const { page, log } = await openPage('scene=stir&embed=1');
+    await ready(page, 3);
+    const s0 = await simulate(page, 0.1);
+    const before = decodePng(await page.screenshot());
+    const h0 = await page.evaluate(() => window.tidepool.hash());
+    // A hand's stroke: across the middle band and back along a curve.
+    const path2 = [[0.6, 1.5], [1.6, 2.2], [2.6, 1.5], [3.3, 0.8], [2.4, 0.6], [1.4, 1.0]].map(([x, y]) => toCanvas(s0, x, y));
+    await page.mouse.move(path2[0].x, path2[0].y);
+    await page.mouse.down();
+    let most = 0, pointers = 0;
+    for (let k = 1; k < path2.length; k++) {
+      await page.mouse.move(path2[k].x, path2[k].y, { steps: 12 });
+      const s = await stats(page);
+      pointers = Math.max(pointers, s.pointers.length);
+      for (const p of s.pointers) most = Math.max(most, p.affected);
+    }
+    await page.mouse.up();
+    const s1 = await simulate(page, 0.3);
+    const h1 = await page.evaluate(() => window.tidepool.hash());
+    const after = decodePng(await page.screenshot({ path: path.join(shots, 'grid-stir.png') }));
+    const moved = changed(before, after, s1, 0.3, 0.3, 3.7, 2.7);
+    t.diagnostic(
+      `before: max speed ${s0.maxSpeed.toFixed(4)} m/s, hash ${h0}; during: ${pointers} pointer, up to ${most} cells under it; ` +
+        `after: max speed ${s1.maxSpeed.toFixed(3)} m/s, hash ${h1}, ${s1.solverIterations} projection iterations, ` +
+        `max |div u| ${s1.maxDivergence.toExponential(2)} /s; ${(100 * moved).toFixed(1)} % of the tank's pixels changed colour`,
+    );
+    assert.ok(s0.maxSpeed < 1e-3, `the tank is at rest before the drag (${s0.maxSpeed})`);
+    assert.equal(pointers, 1, 'the mouse is one pointer');
+    assert.ok(most > 20, `the pointer covers fluid cells (${most})`);
+    assert.ok(s1.maxSpeed > 0.05, `the drag set the fluid moving (${s1.maxSpeed} m/s)`);
+    assert.notEqual(h1, h0, 'the state hash changed');
+    assert.ok(moved > 0.05, `the dye moved on screen (${moved})`);
+    assert.ok(s1.cells > 0 && Number.isFinite(s1.maxDivergence), 'stats report the grid');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('every grid colour mode draws the fields', { timeout: LONG * 6 }, async (t) => {
+    for (const color of ['dye', 'speed', 'pressure', 'vorticity']) {
+      const { page, log } = await openPage(`scene=cavity&embed=1&color=${color}`);
+      await ready(page, 3);
+      const s = await simulate(page, 0.5);
+      const png = decodePng(await page.screenshot({ path: path.join(shots, `grid-cavity-${color}.png`) }));
+      const box = spread(png, s, 0.02, 0.02, 0.98, 0.98);
+      t.diagnostic(`${color}: colour spread over the cavity ${box.toFixed(1)}, max speed ${s.maxSpeed.toFixed(3)} m/s`);
+      assert.equal(s.color, color);
+      assert.ok(box > 10, `${color}: the cavity is not a flat fill (${box})`);
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+  });
+
+  test('setParam, reset and scene changes work on a grid', { timeout: LONG * 3 }, async (t) => {
+    const { page, log } = await openPage('scene=stir&embed=1&color=liquid&particles=1500');
+    const s0 = await ready(page, 3);
+    // A particle-only colour and a particle count give way with a warning.
+    assert.equal(s0.color, 'dye');
+    assert.equal(s0.particles, 0);
+    assert.ok(log.warnings.some((w) => w.includes('particles')), 'a warning names the ignored particle count');
+    assert.equal(await page.evaluate(() => window.tidepool.setParam('grid', 48)), true);
+    assert.equal(await page.evaluate(() => window.tidepool.setParam('advection', 'semi-lagrangian')), true);
+    assert.equal(await page.evaluate(() => window.tidepool.setParam('reynolds', -1)), false, 'an invalid value is refused');
+    await until(page, () => window.tidepool.stats().cells === 48 * 36, null, 'the grid to refit to 48 x 36');
+    // Reset keeps the changes; the dye starts over.
+    assert.equal(await page.evaluate(() => window.tidepool.reset()), true);
+    const s1 = await ready(page, 1);
+    const grid = await page.evaluate(() => window.tidepool.info().params.find((p) => p.name === 'grid').value);
+    assert.equal(grid, 48, 'reset keeps the parameter changes');
+    await until(page, () => window.tidepool.stats().cells === 48 * 36, null, 'the reset scene on the 48 x 36 grid');
+    // To a particle scene and back: the colour follows the kind of scene.
+    assert.equal(await page.evaluate(() => window.tidepool.reset('dam-break')), true);
+    await until(page, () => window.tidepool.stats().particles > 0, null, 'dam-break particles');
+    const s2 = await stats(page);
+    assert.equal(s2.cells, 0);
+    assert.equal(s2.color, 'water');
+    assert.equal(await page.evaluate(() => window.tidepool.reset('smoke')), true);
+    await simulate(page, 0.5);
+    const s3 = await stats(page);
+    await page.screenshot({ path: path.join(shots, 'grid-smoke.png') });
+    t.diagnostic(
+      `stir at grid 48: time ${s1.time.toFixed(3)} s after reset; dam-break: ${s2.particles} particles, colour ${s2.color}; ` +
+        `smoke: ${s3.cells} cells, colour ${s3.color}, max speed ${s3.maxSpeed.toFixed(3)} m/s`,
+    );
+    assert.equal(s3.scene, 'smoke');
+    assert.equal(s3.color, 'dye');
+    assert.equal(s3.cells, 96 * 128, 'a new scene forgets the old one\'s grid change');
+    assert.ok(s3.maxSpeed > 0.1, `smoke rises (${s3.maxSpeed} m/s)`);
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+});
