@@ -170,29 +170,17 @@ void FlipSolver::extrapolate(std::vector<float>* f, std::vector<uint8_t>* known,
 void FlipSolver::add_forces(const WorldState& s, float dt) {
   const Params& P = s.params;
   const int nx = g_.nx, ny = g_.ny;
-  auto pointer_accel = [&](glm::vec2 at, float vel, glm::vec2 axis) {
-    float a = 0.0f;
-    for (const PointerForce& f : s.pointers) {
-      const glm::vec2 d = at - f.position;
-      const float dist = std::sqrt(d.x * d.x + d.y * d.y);
-      if (dist >= f.radius) continue;
-      const float fall = 1.0f - dist / f.radius;
-      if (dist > 1e-6f) a += f.strength * fall * (d.x * axis.x + d.y * axis.y) / dist;
-      a += std::min(f.stir * fall, 1.0f / dt) * ((f.velocity.x * axis.x + f.velocity.y * axis.y) - vel);
-    }
-    return a;
-  };
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i <= nx; ++i) {
       float& u = g_.u[g_.u_index(i, j)];
       const bool open = i > 0 && i < nx && type_[g_.cell(i - 1, j)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell;
-      u = open ? u + dt * (P.gravity_x + pointer_accel(g_.u_face(i, j), u, {1.0f, 0.0f})) : 0.0f;
+      u = open ? u + dt * (P.gravity_x + pointer_accel(s.pointers, g_.u_face(i, j), u, {1.0f, 0.0f}, dt)) : 0.0f;
     }
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i < nx; ++i) {
       float& v = g_.v[g_.v_index(i, j)];
       const bool open = j > 0 && j < ny && type_[g_.cell(i, j - 1)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell;
-      v = open ? v + dt * (P.gravity_y + pointer_accel(g_.v_face(i, j), v, {0.0f, 1.0f})) : 0.0f;
+      v = open ? v + dt * (P.gravity_y + pointer_accel(s.pointers, g_.v_face(i, j), v, {0.0f, 1.0f}, dt)) : 0.0f;
     }
 }
 

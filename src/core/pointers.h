@@ -47,4 +47,20 @@ inline void apply_pointers(const std::vector<PointerForce>& pointers, Particles&
   }
 }
 
+// The same law on a grid face at `at` (stable.cpp, flip.cpp): the
+// acceleration along the face's axis of a velocity component `vel` there.
+inline float pointer_accel(const std::vector<PointerForce>& pointers, glm::vec2 at, float vel, glm::vec2 axis,
+                           float dt) {
+  float a = 0.0f;
+  for (const PointerForce& f : pointers) {
+    const glm::vec2 d = at - f.position;
+    const float dist = std::sqrt(d.x * d.x + d.y * d.y);
+    if (dist >= f.radius) continue;
+    const float fall = 1.0f - dist / f.radius;
+    if (dist > 1e-6f) a += f.strength * fall * (d.x * axis.x + d.y * axis.y) / dist;
+    a += std::min(f.stir * fall, 1.0f / dt) * ((f.velocity.x * axis.x + f.velocity.y * axis.y) - vel);
+  }
+  return a;
+}
+
 }  // namespace tidepool

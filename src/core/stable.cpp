@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "boundary.h"
+#include "pointers.h"
 #include "state.h"
 
 namespace tidepool {
@@ -45,18 +46,7 @@ void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& 
 void StableFluids::add_forces(const WorldState& s, float dt) {
   const Params& P = s.params;
   const int nx = g_.nx, ny = g_.ny;
-  auto face_force = [&](glm::vec2 at, float vel, glm::vec2 axis) {
-    float a = 0.0f;
-    for (const PointerForce& f : s.pointers) {
-      const glm::vec2 d = at - f.position;
-      const float dist = std::sqrt(d.x * d.x + d.y * d.y);
-      if (dist >= f.radius) continue;
-      const float fall = 1.0f - dist / f.radius;
-      if (dist > 1e-6f) a += f.strength * fall * (d.x * axis.x + d.y * axis.y) / dist;
-      a += std::min(f.stir * fall, 1.0f / dt) * ((f.velocity.x * axis.x + f.velocity.y * axis.y) - vel);
-    }
-    return a;
-  };
+  auto face_force = [&](glm::vec2 at, float vel, glm::vec2 axis) { return pointer_accel(s.pointers, at, vel, axis, dt); };
   // Buoyancy: along -g (straight up without gravity), per unit of mean dye.
   const float g_len = std::sqrt(P.gravity_x * P.gravity_x + P.gravity_y * P.gravity_y);
   const glm::vec2 up = g_len > 0.0f ? glm::vec2(-P.gravity_x, -P.gravity_y) / g_len : glm::vec2(0.0f, 1.0f);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, waterFraction, webglArgs } from './support.mjs';
+import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, waterFraction, webglArgs, ready, until } from './support.mjs';
 
 const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const VIEW = { width: 960, height: 600 };
@@ -53,26 +53,8 @@ async function openPage(url, { hasTouch = false, viewport = VIEW, deviceScaleFac
 }
 
 // Waits until the toy in `target` (a page or a frame) has rendered `frames` frames.
-async function ready(target, frames = 3) {
-  await target.waitForFunction(
-    (n) => {
-      const s = window.tidepool && window.tidepool.stats();
-      return s && s.frame >= n;
-    },
-    frames,
-    { timeout: LONG, polling: 100 },
-  );
-  return stats(target);
-}
 
 
-async function until(target, predicate, arg, what) {
-  try {
-    await target.waitForFunction(predicate, arg, { timeout: LONG, polling: 50 });
-  } catch (e) {
-    throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
-  }
-}
 
 // Records the stats of every animation frame in the page (a round trip
 // from the test takes several frames, too coarse to see a drag in).

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, webglArgs } from './support.mjs';
+import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, webglArgs, ready, until } from './support.mjs';
 
 const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const VIEW = { width: 960, height: 600 };
@@ -50,25 +50,7 @@ async function openPage(query) {
   return { page, log };
 }
 
-async function ready(page, frames = 3) {
-  await page.waitForFunction(
-    (n) => {
-      const s = window.tidepool && window.tidepool.stats();
-      return s && s.frame >= n;
-    },
-    frames,
-    { timeout: LONG, polling: 100 },
-  );
-  return stats(page);
-}
 
-async function until(page, predicate, arg, what) {
-  try {
-    await page.waitForFunction(predicate, arg, { timeout: LONG, polling: 50 });
-  } catch (e) {
-    throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
-  }
-}
 
 // Mean colour of the canvas pixels inside a world-space rectangle.
 function meanColor(png, s, x0, y0, x1, y1) {

@@ -83,3 +83,25 @@ export function waterFraction(png, s, x0, y0, x1, y1) {
   }
   return { water, total, fraction: total ? water / total : 0 };
 }
+
+// Waits until the page has drawn `frames` frames; returns its stats().
+export async function ready(target, frames = 3, timeout = 90_000) {
+  await target.waitForFunction(
+    (n) => {
+      const s = window.tidepool && window.tidepool.stats();
+      return s && s.frame >= n;
+    },
+    frames,
+    { timeout, polling: 100 },
+  );
+  return stats(target);
+}
+
+// Waits for predicate(arg) in the page, failing with `what` on a time-out.
+export async function until(target, predicate, arg, what, timeout = 90_000) {
+  try {
+    await target.waitForFunction(predicate, arg, { timeout, polling: 50 });
+  } catch (e) {
+    throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
+  }
+}
