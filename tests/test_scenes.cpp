@@ -126,7 +126,7 @@ TEST_CASE("switching solver mid-run keeps the particles where they are", "[scene
       moved = std::max(moved, glm::length(glm::vec2(q.x[i], q.y[i]) - it->second));
     }
     INFO("to solver " << static_cast<int>(next) << ": largest move " << moved << " m, speed " << vmax);
-    CHECK(moved < 1.5f * vmax / 60.0f + 0.02f);
+    CHECK(moved < 2.5f * vmax / 60.0f + 0.02f);  // no jump: a frame, at most a few times the speed
     CHECK(all_inside_and_finite(w));
   }
 }

@@ -19,9 +19,12 @@
 // within 0.1 %, where the continuous half-plane would be 3.5 % too dense.
 // The same rows give the wall's share of the viscosity Laplacian,
 // Psi(d) = s sum_k integral of lap W_visc, for no-slip walls.
-// Circles and capsules use the same tables with their signed distance;
-// corners of the box count their diagonal quadrant twice (about 2 % extra
-// density on the corner particle, which pushes it gently outward).
+// Circles and capsules use the same tables with their signed distance.
+// Where two of the box's walls meet, each wall's rows run on behind the
+// other, so the quadrant behind both would count twice: a table of that
+// quadrant's share Q(a, b), for distances a and b to the two walls, takes
+// it off once (the mean of the two walls' versions of it, so that Q is
+// symmetric).
 #include <algorithm>
 #include <cmath>
 
@@ -93,6 +96,7 @@ void Walls::build(const Params& params, DensityKernel density_kernel) {
       *lap += 2.0 * wgt * M.viscosity_laplacian(static_cast<float>(r));
     }
   };
+  build_corner(h, s, kernel, [&](float r) { return M.viscosity_laplacian(r); });
   phi_.assign(kWallSamples, 0.0f);
   line_.assign(kWallSamples, 0.0f);
   visc_.assign(kWallSamples, 0.0f);
@@ -110,6 +114,72 @@ void Walls::build(const Params& params, DensityKernel density_kernel) {
     line_[k] = static_cast<float>(grad);  // dPhi/dd, <= 0
     visc_[k] = static_cast<float>(lap);   // Psi(d) = sum_b V_b lap W_visc
   }
+}
+
+// q(a, b): the rows of a wall at distance b, (k + 1/2) s deep, over the
+// part of their length that lies behind a second wall at distance a (t >= a
+// along the row), by Simpson's rule; Q = (q(a, b) + q(b, a)) / 2, with its
+// viscosity share likewise, and its derivatives by central differences.
+template <class Kernel, class Lap>
+void Walls::build_corner(double h, double s, const Kernel& kernel, const Lap& lap) {
+  auto q = [&](double a, double b, double* value, double* visc) {
+    *value = *visc = 0.0;
+    for (double depth = b + 0.5 * s; depth < h; depth += s) {
+      const double end = std::sqrt(h * h - depth * depth);
+      if (a >= end) continue;
+      const int steps = 64;  // even, for Simpson
+      for (int k = 0; k <= steps; ++k) {
+        const double t = a + (end - a) * k / steps;
+        const double r = std::sqrt(t * t + depth * depth);
+        const double wgt = (k == 0 || k == steps ? 1.0 : (k % 2 ? 4.0 : 2.0)) * (end - a) / (3.0 * steps);
+        *value += s * wgt * kernel(static_cast<float>(r));
+        *visc += s * wgt * lap(static_cast<float>(r));
+      }
+    }
+  };
+  const int n = kCornerSamples;
+  corner_.assign(static_cast<size_t>(n) * n, 0.0f);
+  corner_visc_.assign(static_cast<size_t>(n) * n, 0.0f);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const double a = h * i / (n - 1), b = h * j / (n - 1);
+      double v1, l1, v2, l2;
+      q(a, b, &v1, &l1);
+      q(b, a, &v2, &l2);
+      corner_[j * n + i] = static_cast<float>(0.5 * (v1 + v2));
+      corner_visc_[j * n + i] = static_cast<float>(0.5 * (l1 + l2));
+    }
+  corner_da_.assign(corner_.size(), 0.0f);
+  corner_db_.assign(corner_.size(), 0.0f);
+  const float step = static_cast<float>(h / (n - 1));
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const int i0 = std::max(i - 1, 0), i1 = std::min(i + 1, n - 1), j0 = std::max(j - 1, 0), j1 = std::min(j + 1, n - 1);
+      corner_da_[j * n + i] = (corner_[j * n + i1] - corner_[j * n + i0]) / (float(i1 - i0) * step);
+      corner_db_[j * n + i] = (corner_[j1 * n + i] - corner_[j0 * n + i]) / (float(j1 - j0) * step);
+    }
+}
+
+// The corner's quadrant at distances (a, b) from two walls with inward
+// normals na, nb, taken off: its density, gradient and viscosity sum.
+void Walls::subtract_corner(float a, float b, glm::vec2 na, glm::vec2 nb, float h, float* r, float* ax, float* ay,
+                            float* visc) const {
+  if (a >= h || b >= h) return;
+  const int n = kCornerSamples;
+  const float scale = float(n - 1) / h;
+  const float fa = std::max(a, 0.0f) * scale, fb = std::max(b, 0.0f) * scale;
+  const int i = std::min(static_cast<int>(fa), n - 2), j = std::min(static_cast<int>(fb), n - 2);
+  const float ta = fa - float(i), tb = fb - float(j);
+  auto at = [&](const std::vector<float>& t) {
+    const float* r0 = t.data() + j * n + i;
+    const float* r1 = r0 + n;
+    return (1.0f - tb) * ((1.0f - ta) * r0[0] + ta * r0[1]) + tb * ((1.0f - ta) * r1[0] + ta * r1[1]);
+  };
+  *r -= at(corner_);
+  *visc -= at(corner_visc_);
+  const float da = at(corner_da_), db = at(corner_db_);  // <= 0: the quadrant thins with distance
+  *ax -= da * na.x + db * nb.x;
+  *ay -= da * na.y + db * nb.y;
 }
 
 bool Walls::density(float x, float y, const Params& params, const Box& box,
@@ -131,10 +201,16 @@ bool Walls::density(float x, float y, const Params& params, const Box& box,
     ax += slope * nx;  // slope < 0: the gradient points into the wall
     ay += slope * ny;
   };
-  add(x - box.min.x, 1.0f, 0.0f);
-  add(box.max.x - x, -1.0f, 0.0f);
-  add(y - box.min.y, 0.0f, 1.0f);
-  add(box.max.y - y, 0.0f, -1.0f);
+  const float left = x - box.min.x, right = box.max.x - x, bottom = y - box.min.y, top = box.max.y - y;
+  add(left, 1.0f, 0.0f);
+  add(right, -1.0f, 0.0f);
+  add(bottom, 0.0f, 1.0f);
+  add(top, 0.0f, -1.0f);
+  const glm::vec2 nl(1.0f, 0.0f), nr(-1.0f, 0.0f), nb(0.0f, 1.0f), nt(0.0f, -1.0f);
+  subtract_corner(left, bottom, nl, nb, h, &r, &ax, &ay, &visc);
+  subtract_corner(right, bottom, nr, nb, h, &r, &ax, &ay, &visc);
+  subtract_corner(left, top, nl, nt, h, &r, &ax, &ay, &visc);
+  subtract_corner(right, top, nr, nt, h, &r, &ax, &ay, &visc);
   bool near_obstacle = false;
   for (const Obstacle& o : obstacles) {
     glm::vec2 n;

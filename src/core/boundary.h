@@ -30,7 +30,16 @@ class Walls {
                float* lap) const;
 
  private:
+  static constexpr int kCornerSamples = 33;
+  template <class Kernel, class Lap>
+  void build_corner(double h, double s, const Kernel& kernel, const Lap& lap);
+  void subtract_corner(float a, float b, glm::vec2 na, glm::vec2 nb, float h, float* r, float* ax, float* ay,
+                       float* visc) const;
+
   std::vector<float> phi_, line_, visc_;  // Phi(d), dPhi/dd, Psi(d)
+  // The box's corners: Q(a, b), dQ/da, dQ/db and the viscosity share, on a
+  // kCornerSamples^2 grid over [0, h]^2 (boundary.cpp).
+  std::vector<float> corner_, corner_da_, corner_db_, corner_visc_;
 };
 
 // Signed distance from p to the obstacle's surface (negative inside) and the
