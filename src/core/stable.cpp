@@ -177,11 +177,17 @@ const FieldView* StableFluids::field() const {
 // --- The grid -----------------------------------------------------------------
 
 // Sizes the grid to the box (grid cells along its longer side, square
-// cells) and marks the cells inside an obstacle solid.
+// cells) and marks the cells inside an obstacle solid. A new size keeps the
+// flow: the old grid's velocity and dye are sampled onto the new one. The
+// first grid of a world that holds particles (a switch from a particle
+// solver) takes them up: their velocity onto the faces, and water-coloured
+// dye where they are.
 void StableFluids::fit(const WorldState& s) {
   const Params& P = s.params;
   const glm::vec2 size = s.box.max - s.box.min;
   if (grid_ != P.grid || box_.min != s.box.min || box_.max != s.box.max) {
+    const MacGrid old = g_;
+    const std::array<std::vector<float>, 3> old_dye = dye_;
     grid_ = P.grid;
     box_ = s.box;
     const float dx = std::max(size.x, size.y) / static_cast<float>(P.grid);
@@ -194,6 +200,8 @@ void StableFluids::fit(const WorldState& s) {
     solid_.assign(cells, 0);
     type_.assign(cells, kFluidCell);
     max_speed_ = 0.0f;
+    if (old.nx > 0) resample(old, old_dye);
+    else if (s.particles.size() > 0) take_up(s.particles);
   }
   lid_ = P.lid_speed;
   for (int j = 0; j < g_.ny; ++j)
@@ -209,6 +217,52 @@ void StableFluids::fit(const WorldState& s) {
     if (solid_[c])
       for (auto& d : dye_) d[c] = 0.0f;
   }
+}
+
+namespace {
+
+// A field of w x h samples, entry (i, j) at origin + dx (i + ox, j + oy),
+// sampled bilinearly at p (clamped to the samples).
+float sample_at(const std::vector<float>& f, int w, int h, glm::vec2 origin, float dx, float ox, float oy, glm::vec2 p) {
+  const float fx = std::clamp((p.x - origin.x) / dx - ox, 0.0f, float(w - 1));
+  const float fy = std::clamp((p.y - origin.y) / dx - oy, 0.0f, float(h - 1));
+  const int i = std::min(static_cast<int>(fx), std::max(w - 2, 0)), j = std::min(static_cast<int>(fy), std::max(h - 2, 0));
+  const int i1 = std::min(i + 1, w - 1), j1 = std::min(j + 1, h - 1);
+  const float tx = fx - float(i), ty = fy - float(j);
+  return (1.0f - ty) * ((1.0f - tx) * f[j * w + i] + tx * f[j * w + i1]) +
+         ty * ((1.0f - tx) * f[j1 * w + i] + tx * f[j1 * w + i1]);
+}
+
+}  // namespace
+
+void StableFluids::resample(const MacGrid& old, const std::array<std::vector<float>, 3>& old_dye) {
+  for (int j = 0; j < g_.ny; ++j)
+    for (int i = 0; i <= g_.nx; ++i)
+      g_.u[g_.u_index(i, j)] = sample_at(old.u, old.nx + 1, old.ny, old.origin, old.dx, 0.0f, 0.5f, g_.u_face(i, j));
+  for (int j = 0; j <= g_.ny; ++j)
+    for (int i = 0; i < g_.nx; ++i)
+      g_.v[g_.v_index(i, j)] = sample_at(old.v, old.nx, old.ny + 1, old.origin, old.dx, 0.5f, 0.0f, g_.v_face(i, j));
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < g_.ny; ++j)
+      for (int i = 0; i < g_.nx; ++i)
+        dye_[k][g_.cell(i, j)] = sample_at(old_dye[k], old.nx, old.ny, old.origin, old.dx, 0.5f, 0.5f, g_.centre(i, j));
+}
+
+void StableFluids::take_up(const Particles& p) {
+  const glm::vec3 water(0.15f, 0.45f, 0.9f);
+  std::vector<float> weight_u(g_.u.size(), 0.0f), weight_v(g_.v.size(), 0.0f);
+  for (int k = 0; k < p.size(); ++k) {
+    const float fx = (p.x[k] - g_.origin.x) / g_.dx, fy = (p.y[k] - g_.origin.y) / g_.dx;
+    const int i = std::clamp(static_cast<int>(fx), 0, g_.nx - 1), j = std::clamp(static_cast<int>(fy), 0, g_.ny - 1);
+    for (int ch = 0; ch < 3; ++ch) dye_[ch][g_.cell(i, j)] = water[ch];
+    const int iu = std::clamp(static_cast<int>(std::lround(fx)), 0, g_.nx), jv = std::clamp(static_cast<int>(std::lround(fy)), 0, g_.ny);
+    g_.u[g_.u_index(iu, j)] += p.vx[k];
+    weight_u[g_.u_index(iu, j)] += 1.0f;
+    g_.v[g_.v_index(i, jv)] += p.vy[k];
+    weight_v[g_.v_index(i, jv)] += 1.0f;
+  }
+  for (size_t f = 0; f < g_.u.size(); ++f) g_.u[f] = weight_u[f] > 0.0f ? g_.u[f] / weight_u[f] : 0.0f;
+  for (size_t f = 0; f < g_.v.size(); ++f) g_.v[f] = weight_v[f] > 0.0f ? g_.v[f] / weight_v[f] : 0.0f;
 }
 
 // No flow through the box's walls or into a solid cell.

@@ -68,6 +68,8 @@ class StableFluids final : public SolverBase<StableFluids> {
 
  private:
   void close_solid_faces();
+  void resample(const MacGrid& old, const std::array<std::vector<float>, 3>& old_dye);
+  void take_up(const Particles& p);
 
   // Samples of the velocity at a point, with the walls' ghosts: no-slip
   // (the wall's velocity at the wall) along the box's sides.
