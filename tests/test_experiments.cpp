@@ -286,3 +286,18 @@ TEST_CASE("dam break surge front follows Koshizuka & Oka 1996 (FLIP, 10 %)", "[p
   std::printf("dam break, flip: worst surge-front error %.1f %%\n", 100.0 * s.worst);
   CHECK(s.worst < 0.10);
 }
+
+TEST_CASE("a resting FLIP pool stays at rest: max speed below 1 % of sqrt(g H)", "[physics][flip]") {
+  World w;
+  std::string err;
+  const float depth = 0.5f;
+  REQUIRE(build_dam_break(w, 1.0f, depth, 1.0f, 1.0f, SceneSetup{2000, "", {{"solver", static_cast<float>(Solver::Flip)}}},
+                          &err));
+  for (int frame = 0; frame < 180; ++frame) w.advance(1.0f / 60.0f);
+  float top = 0.0f;
+  for (int frame = 0; frame < 120; ++frame) top = std::max(top, w.advance(1.0f / 60.0f).max_speed);
+  const float limit = 0.01f * std::sqrt(9.81f * depth);
+  std::printf("resting pool, flip: max speed %.5f m/s over t = 3-5 s (limit %.4f)\n", top, limit);
+  CHECK(top < limit);
+  CHECK(all_inside_and_finite(w));
+}

@@ -263,8 +263,11 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   u_old_ = g_.u;
   v_old_ = g_.v;
   clock.lap(kStageDensity);
-  add_forces(s, dt);
+  // Viscosity before the forces: gravity's hydrostatic part is a gradient
+  // that the projection removes whole, where a viscous step after it would
+  // turn it into currents along the no-slip walls.
   viscosity(s, dt);
+  add_forces(s, dt);
   clock.lap(kStageForces);
   // The volume: a fluid cell holds (flip_cell)^2 particles at rest; one
   // denser is spread by a divergence source, volume_correction of its
