@@ -13,7 +13,8 @@
 #                the -pthread threads build), the browser bench (the CLI for
 #                a Web Worker) into build/web/bench
 #   7. browser   Playwright + Chromium tests against that build: the toy
-#                (browser.test.mjs), the grid scenes (grid.test.mjs), the bench
+#                (browser.test.mjs), the grid scenes (grid.test.mjs), embedding
+#                and share links (embed.test.mjs, share.test.mjs), the bench
 #                page (bench.test.mjs) and the
 #                threads build and its fallback (threads.test.mjs)
 #
@@ -77,7 +78,7 @@ wasm() {
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/bench.test.mjs tests/threads.test.mjs
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/bench.test.mjs tests/threads.test.mjs
 }
 
 if step deps scripts/deps.sh native app web browser; then

@@ -2,6 +2,7 @@
 // EMSCRIPTEN_KEEPALIVE functions (through ccall) into window.tidepool and
 // the postMessage API. They take and return plain strings and numbers; the
 // page validates types, these validate values.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -123,6 +124,60 @@ std::string info_json(const tidepool::Params& params) {
   return j + "]}";
 }
 
+// The setup a share link carries (shell/index.html turns it into the URL
+// hash): the scene, the requested particle count (0: the scene's), the colour
+// mode, the parameters changed from the scene's own (as the text
+// set_param_text reads back exactly), and the obstacles when they are not
+// the scene's (null: the scene's).
+std::string share_json(const App& app) {
+  // The scene as it loads with nothing changed, to compare against.
+  tidepool::World fresh;
+  tidepool::SceneSetup setup;
+  setup.particles = app.particles_requested;
+  std::string error;
+  const bool have_defaults = tidepool::load_scene(fresh, app.scene, setup, &error);
+  auto exact = [](double v) {
+    if (!std::isfinite(v)) return std::string("0");
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    return std::string(buf);
+  };
+  std::string j = "{\"scene\":" + json_string(app.scene);
+  j += ",\"particles\":" + std::to_string(app.particles_requested);
+  j += ",\"color\":" + json_string(color_mode_name(app.render.color));
+  j += ",\"params\":[";
+  bool first = true;
+  for (const auto& [name, value] : app.overrides) {
+    const tidepool::ParamInfo* info = tidepool::find_param(name);
+    if (!info) continue;
+    if (have_defaults && info->get(fresh.params()) == value) continue;
+    const std::string text = info->type == tidepool::ParamInfo::Type::Choice
+                                 ? tidepool::format_param_value(*info, value)
+                                 : exact(value);
+    j += (first ? "" : ",") + std::string("[") + json_string(name) + "," + json_string(text) + "]";
+    first = false;
+  }
+  j += "],\"obstacles\":";
+  const std::vector<tidepool::Obstacle>& now = app.world.obstacles();
+  bool same = have_defaults && now.size() == fresh.obstacles().size();
+  for (size_t k = 0; same && k < now.size(); ++k) {
+    const tidepool::Obstacle &a = now[k], &b = fresh.obstacles()[k];
+    same = a.kind == b.kind && a.a == b.a && a.b == b.b && a.radius == b.radius;
+  }
+  if (same) return j + "null}";
+  j += "[";
+  for (size_t k = 0; k < now.size(); ++k) {
+    const tidepool::Obstacle& o = now[k];
+    j += k ? "," : "";
+    if (o.kind == tidepool::Obstacle::Kind::Circle)
+      j += "[\"c\"," + exact(o.a.x) + "," + exact(o.a.y) + "," + exact(o.radius) + "]";
+    else
+      j += "[\"k\"," + exact(o.a.x) + "," + exact(o.a.y) + "," + exact(o.b.x) + "," + exact(o.b.y) + "," +
+           exact(o.radius) + "]";
+  }
+  return j + "]}";
+}
+
 #ifdef __EMSCRIPTEN__
 
 namespace {
@@ -207,6 +262,53 @@ EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
   if (!g_app || frames < 1 || frames > 600) return 0;
   tidepool::app::advance_frames(*g_app, frames);
   return 1;
+}
+
+// Share links (shell/index.html): the setup as JSON, and what applying one
+// needs beyond setParam and reset. Every value is checked here.
+EMSCRIPTEN_KEEPALIVE const char* tp_share_json() {
+  if (!g_app) return "null";
+  tidepool::app::g_json = tidepool::app::share_json(*g_app);
+  return tidepool::app::g_json.c_str();
+}
+
+// A colour mode by name; refused (warned) if unknown or if it does not fit
+// the scene (dye on particles, water on a grid).
+EMSCRIPTEN_KEEPALIVE int tp_set_color(const char* name) {
+  if (!g_app || !name) return 0;
+  tidepool::app::ColorMode mode;
+  if (!tidepool::app::parse_color_mode(name, &mode) ||
+      !tidepool::app::color_mode_fits(mode, g_app->world.field() != nullptr)) {
+    tidepool::app::warn("color \"" + std::string(name).substr(0, 40) + "\" ignored: not a colour mode of this scene");
+    return 0;
+  }
+  g_app->render.color = mode;
+  return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE void tp_clear_obstacles() {
+  if (g_app) g_app->world.clear_obstacles();
+}
+
+// kind 0: a disc at (ax, ay); 1: a capsule from (ax, ay) to (bx, by). Both
+// must lie within the container (with a margin of its size) and be no
+// thicker than it. Returns the obstacle's id, or -1 (warned).
+EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double bx, double by, double radius) {
+  if (!g_app) return -1;
+  const tidepool::Box& box = g_app->world.box();
+  const double size = std::max(box.max.x - box.min.x, box.max.y - box.min.y);
+  auto inside = [&](double x, double y) {
+    return std::isfinite(x) && std::isfinite(y) && x >= box.min.x - size && x <= box.max.x + size &&
+           y >= box.min.y - size && y <= box.max.y + size;
+  };
+  int id = -1;
+  if (inside(ax, ay) && inside(bx, by) && std::isfinite(radius) && radius > 0 && radius <= size) {
+    const glm::vec2 a(static_cast<float>(ax), static_cast<float>(ay)), b(static_cast<float>(bx), static_cast<float>(by));
+    if (kind == 0) id = g_app->world.add_circle(a, static_cast<float>(radius));
+    else if (kind == 1) id = g_app->world.add_capsule(a, b, static_cast<float>(radius));
+  }
+  if (id < 0) tidepool::app::warn("obstacle ignored: not a disc or capsule inside the container");
+  return id;
 }
 
 EMSCRIPTEN_KEEPALIVE void tp_pause(int paused) {
