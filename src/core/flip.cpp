@@ -76,9 +76,14 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   PoissonSolver poisson_;
 };
 
-// The grid: cells of flip_cell spacings over the box (at least 4 a side).
+// The grid: cells of flip_cell spacings over the box, at least 4 and at
+// most kMaxCells a side (the largest `grid` the stable solver takes): a
+// tiny particle mass makes a tiny spacing, and the grid must not grow with
+// it past what memory holds; the cells then hold more particles each.
+constexpr int kMaxCells = 1024;
 void FlipSolver::fit(const WorldState& s) {
-  const float cell = s.params.flip_cell * s.spacing();
+  const glm::vec2 extent = s.box.max - s.box.min;
+  const float cell = std::max(s.params.flip_cell * s.spacing(), std::max(extent.x, extent.y) / float(kMaxCells));
   if (cell != cell_ || s.box.min != box_.min || s.box.max != box_.max) {
     cell_ = cell;
     box_ = s.box;
@@ -90,12 +95,16 @@ void FlipSolver::fit(const WorldState& s) {
   }
 }
 
+// A face coordinate clamped into [0, n - 1]; NaN becomes 0, so that an
+// index made from it is always in the grid.
+inline float clamp_coordinate(float f, int n) { return f > 0.0f ? std::min(f, float(n - 1)) : 0.0f; }
+
 // Bilinear weights of particle p on the faces of one component: the face
 // grid is w x h, its entry (i, j) at origin + dx (i + ox, j + oy).
 template <class F>
 inline void for_weights(const MacGrid& g, glm::vec2 p, int w, int h, float ox, float oy, F&& f) {
-  const float fx = std::clamp((p.x - g.origin.x) / g.dx - ox, 0.0f, float(w - 1));
-  const float fy = std::clamp((p.y - g.origin.y) / g.dx - oy, 0.0f, float(h - 1));
+  const float fx = clamp_coordinate((p.x - g.origin.x) / g.dx - ox, w);
+  const float fy = clamp_coordinate((p.y - g.origin.y) / g.dx - oy, h);
   const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
   const float tx = fx - float(i), ty = fy - float(j);
   f(j * w + i, (1.0f - tx) * (1.0f - ty));
@@ -207,8 +216,8 @@ void FlipSolver::viscosity(const WorldState& s, float dt) {
 }
 
 float FlipSolver::sample(const std::vector<float>& f, int w, int h, float fx, float fy) const {
-  fx = std::clamp(fx, 0.0f, float(w - 1));
-  fy = std::clamp(fy, 0.0f, float(h - 1));
+  fx = clamp_coordinate(fx, w);
+  fy = clamp_coordinate(fy, h);
   const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
   const float tx = fx - float(i), ty = fy - float(j);
   const float* r0 = f.data() + j * w + i;
@@ -269,10 +278,12 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   viscosity(s, dt);
   add_forces(s, dt);
   clock.lap(kStageForces);
-  // The volume: a fluid cell holds (flip_cell)^2 particles at rest; one
-  // denser is spread by a divergence source, volume_correction of its
-  // excess a step, through the same projection.
-  const float rest = P.flip_cell * P.flip_cell;
+  // The volume: a fluid cell holds (cell / spacing)^2 particles at rest
+  // (flip_cell^2 but on the largest grids); one denser is spread by a
+  // divergence source, volume_correction of its excess a step, through the
+  // same projection.
+  const float per_side = cell_ / s.spacing();
+  const float rest = per_side * per_side;
   const int nx = g_.nx, ny = g_.ny;
   source_.assign(static_cast<size_t>(nx) * ny, 0.0f);
   for (int j = 0; j < ny; ++j)
@@ -286,17 +297,20 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
       const float excess = count_[c] / rest - 1.0f;
       if (excess > 0.0f || inside) source_[c] = P.volume_correction * excess / dt;
     }
+  int contained = g_.contain(P.max_speed);
   const ProjectionResult r =
       project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_);
   st.solver_iterations += r.iterations;
   st.solver_error = r.residual;
   st.max_divergence = r.max_divergence;
   st.cells = nx * ny;
+  contained += g_.contain(P.max_speed);
+  if (contained > 0) st.contained = true;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
   for (int k = 0; k < p.size(); ++k) {
     const int i = std::clamp(static_cast<int>((p.x[k] - g_.origin.x) / g_.dx), 0, nx - 1);
     const int j = std::clamp(static_cast<int>((p.y[k] - g_.origin.y) / g_.dx), 0, ny - 1);
-    p.pressure[k] = P.rest_density * phi_[g_.cell(i, j)] / dt;
+    p.pressure[k] = finite_float(double(P.rest_density) * phi_[g_.cell(i, j)] / dt);
     p.density[k] = P.rest_density * count_[g_.cell(i, j)] / rest;
   }
   clock.lap(kStagePressure);

@@ -9,6 +9,17 @@ float MacGrid::divergence(int i, int j) const {
   return (u[u_index(i + 1, j)] - u[u_index(i, j)] + v[v_index(i, j + 1)] - v[v_index(i, j)]) / dx;
 }
 
+int MacGrid::contain(float vmax) {
+  int hits = 0;
+  for (std::vector<float>* f : {&u, &v})
+    for (float& x : *f)
+      if (!(std::fabs(x) <= vmax)) {
+        x = x > vmax ? vmax : x < -vmax ? -vmax : 0.0f;
+        ++hits;
+      }
+  return hits;
+}
+
 // lap phi = div u* on the fluid cells, then u = u* - grad phi: the
 // Helmholtz-Hodge decomposition (Stam 1999). In cell units:
 //   sum over open neighbours n of (phi_c - phi_n) = -dx^2 div_c,

@@ -32,6 +32,12 @@ struct MacGrid {
   float height() const { return dx * float(ny); }
   // (u_right - u_left + v_top - v_bottom) / dx at cell (i, j).
   float divergence(int i, int j) const;
+  // The grid solvers' safety net, as contain() is the particles': every
+  // face velocity becomes finite and at most vmax in size (a NaN becomes
+  // 0). Returns how many faces needed it. Run around the projection, it
+  // keeps a storm of pointer forces from overflowing the Poisson solve and
+  // the advection's traces.
+  int contain(float vmax);
 
   void resize(int cells_x, int cells_y, float cell_size, glm::vec2 at) {
     nx = cells_x;
@@ -42,6 +48,14 @@ struct MacGrid {
     v.assign(static_cast<size_t>(nx) * (ny + 1), 0.0f);
   }
 };
+
+// x as a float, saturated at the largest finite ones (NaN becomes 0): for
+// the fields a grid solver reports (the pressure rho0 phi / dt), which a
+// storm in a tiny step can carry past float's range.
+inline float finite_float(double x) {
+  constexpr double kMax = 3.4028234663852886e38;
+  return x > 0.0 ? static_cast<float>(std::min(x, kMax)) : x < 0.0 ? static_cast<float>(std::max(x, -kMax)) : 0.0f;
+}
 
 struct ProjectionResult {
   int iterations = 0;

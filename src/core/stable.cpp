@@ -152,7 +152,7 @@ void StableFluids::update_view(const Params& P, float dt) {
       const int c = g_.cell(i, j);
       cu_[c] = 0.5f * (g_.u[g_.u_index(i, j)] + g_.u[g_.u_index(i + 1, j)]);
       cv_[c] = 0.5f * (g_.v[g_.v_index(i, j)] + g_.v[g_.v_index(i, j + 1)]);
-      pressure_[c] = P.rest_density * phi_[c] / dt;
+      pressure_[c] = finite_float(double(P.rest_density) * phi_[c] / dt);
       v2max = std::max(v2max, cu_[c] * cu_[c] + cv_[c] * cv_[c]);
     }
   for (float u : g_.u) v2max = std::max(v2max, u * u);
