@@ -2,9 +2,11 @@
 # The test command: everything CI checks, on a fresh machine or a warm one.
 #
 #   1. deps      scripts/deps.sh native app web browser (installs what is missing)
-#   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests)
+#   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests,
+#                a soak of random play over a few seeds)
 #   3. sanitize  the Catch2 tests that take seconds under AddressSanitizer and
-#                UBSan (cmake --preset debug): memory errors fail here
+#                UBSan (cmake --preset debug), and a short soak (random play,
+#                `tidepool soak`): memory errors fail here
 #   4. wasm      the same Catch2 tests compiled to WebAssembly (wasm SIMD, the
 #                lanes the toy ships with), run by node
 #   5. app       the native desktop app compiles (SDL2 + GLES 3 + Dear ImGui)
@@ -14,7 +16,8 @@
 #                a Web Worker) into build/web/bench
 #   7. browser   Playwright + Chromium tests against that build: the toy
 #                (browser.test.mjs), the grid scenes (grid.test.mjs), embedding
-#                and share links (embed.test.mjs, share.test.mjs), the bench
+#                and share links (embed.test.mjs, share.test.mjs), a minute of
+#                random hostile input (fuzz.test.mjs), the bench
 #                page (bench.test.mjs) and the
 #                threads build and its fallback (threads.test.mjs)
 #
@@ -67,7 +70,9 @@ SANITIZE_SKIP="$TIDEPOOL_ASAN_HOURS|$TIDEPOOL_ASAN_MINUTES"
 sanitize() {
   cmake --preset debug >"$LOGS/sanitize-configure.log" 2>&1 ||
     { cat "$LOGS/sanitize-configure.log"; return 1; }
-  nice -n 10 cmake --build --preset debug --target tidepool_tests -j"$TIDEPOOL_JOBS" &&
+  # The CLI too, for the soak's random play (tests/CMakeLists.txt: a
+  # shorter soak than the release build's).
+  nice -n 10 cmake --build --preset debug --target tidepool_tests tidepool -j"$TIDEPOOL_JOBS" &&
     ctest --preset debug -E "$SANITIZE_SKIP"
 }
 WASM_TESTS="$ROOT/build/wasm-tests"
@@ -78,7 +83,7 @@ wasm() {
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/bench.test.mjs tests/threads.test.mjs
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs
 }
 
 if step deps scripts/deps.sh native app web browser; then

@@ -6,6 +6,7 @@
 //                [--set key=value ...] [--dump FILE.csv] [--dump-every S]
 //                [--stats FILE.jsonl] [--lanes 1|4|8]
 //   tidepool bench [--json] [--quick] [--sizes 1000,4000,...]
+//   tidepool soak [--seconds S] [--seed N] ... | tidepool soak --replay FILE
 //
 // Exit status: 0 done, 1 an output file could not be written, 2 bad
 // arguments or parameters (one line per problem on stderr).
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "soak.h"
 #include "tidepool/params.h"
 #include "tidepool/scenes.h"
 #include "tidepool/world.h"
@@ -33,7 +35,10 @@ const char* kUsage =
     "                    [--set key=value ...] [--dump FILE.csv] [--dump-every SECONDS]\n"
     "                    [--stats FILE.jsonl] [--lanes 1|4|8]\n"
     "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]\n"
-    "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n";
+    "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n"
+    "       tidepool soak [--seconds S] [--seed N]... [--seeds A-B] [--max-particles N]\n"
+    "                     [--out DIR] [--max-rss-mb MB] [--plant-violation FRAME] [--quiet]\n"
+    "       tidepool soak --replay FILE\n";
 
 int list_scenes() {
   for (const SceneInfo& s : scenes())
@@ -348,6 +353,7 @@ int main(int argc, char** argv) {
   if (cmd == "params") return list_params();
   if (cmd == "run") return run(argc - 2, argv + 2);
   if (cmd == "bench") return tidepool_cli::bench(argc - 2, argv + 2);
+  if (cmd == "soak") return tidepool_cli::soak(argc - 2, argv + 2);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::printf("%s", kUsage);
     return 0;
