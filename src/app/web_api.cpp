@@ -73,6 +73,13 @@ std::string stats_json(const App& app) {
   j += ",\"maxDivergence\":" + json_number(f.max_divergence);
   j += ",\"kineticEnergy\":" + json_number(f.kinetic_energy);
   j += ",\"maxSpeed\":" + json_number(f.max_speed);
+  // The WebAssembly heap's size [bytes] (0 natively): it only grows, so a
+  // long session that keeps it flat holds no leak.
+#ifdef __EMSCRIPTEN__
+  j += ",\"memory\":" + std::to_string(static_cast<unsigned long long>(__builtin_wasm_memory_size(0)) * 65536ull);
+#else
+  j += ",\"memory\":0";
+#endif
   j += ",\"scene\":" + json_string(app.scene);
   j += ",\"color\":" + json_string(color_mode_name(app.render.color));
   j += std::string(",\"paused\":") + (app.paused ? "true" : "false");

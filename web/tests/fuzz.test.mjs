@@ -1,0 +1,224 @@
+// Random play on the page, like a crowd with a console open: for a minute
+// (TIDEPOOL_FUZZ_SECONDS), postMessage, setParam, reset, pause, obstacles,
+// colours, mouse and multi-finger touch, with hostile values (huge numbers,
+// NaN, strings, objects, wrong types), and a WebGL context loss half way.
+// What must hold: no page error, the frames keep coming, the context comes
+// back, and the WebAssembly heap stays bounded. The actions come from a
+// seeded generator (TIDEPOOL_FUZZ_SEED); a failure prints the seed and the
+// last actions, which replay the same sequence.
+//
+//   cd web && node --test tests/fuzz.test.mjs
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+import { buildDir, chromiumPath, watchPage, webglArgs, ready, stats, until } from './support.mjs';
+
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
+const SECONDS = Number(process.env.TIDEPOOL_FUZZ_SECONDS || 60);
+const SEED = Number(process.env.TIDEPOOL_FUZZ_SEED || 1);
+const VIEW = { width: 800, height: 560 };
+// A frame at least this often, however hostile the settings: the step's
+// substep cap bounds a frame's work.
+const STALL_MS = 15_000;
+// The heap may grow while the play finds bigger worlds, up to this.
+const HEAP_LIMIT = 512 * 1024 * 1024;
+// Chromium's own report when a touch handler (SDL's) cancels a touch the
+// compositor had already made uncancelable, which it does when the main
+// thread is slow to answer (here, SwiftShader drawing): the touch still
+// reaches the water, and the page did nothing wrong.
+const intervention = /^Ignored attempt to cancel a touch\w+ event with cancelable=false/;
+const pageErrors = (log) => log.errors.filter((e) => !intervention.test(e));
+
+let server;
+let browser;
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
+  server = await startServer({ root: dist, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+// mulberry32: a small seeded generator, so a failing run can be replayed.
+function generator(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    below: (n) => Math.floor(next() * n),
+    pick: (list) => list[Math.floor(next() * list.length)],
+    chance: (p) => next() < p,
+  };
+}
+
+// Hostile values, built inside the page by index (functions and getters
+// cannot cross into it).
+const HOSTILE = 14;
+function hostile(i) {
+  return [1e308, -1e308, Infinity, -Infinity, NaN, 0, -1, 1e9, 'abc', '1e999', null, undefined, {},
+          [1, 2], { valueOf() { throw new Error('hostile valueOf'); } }][i];
+}
+
+// One random action: a description for the log, and its effect.
+function action(rng, names, scenes, page, cdp, box) {
+  const name = () => (rng.chance(0.8) ? rng.pick(names) : rng.pick(['', 'no_such', '__proto__', 'constructor']));
+  const value = (p) => {
+    if (rng.chance(0.5) || !p) return { hostile: rng.below(HOSTILE + 1) };
+    return { number: p.min + rng.next() * (p.max - p.min) };
+  };
+  const spot = () => ({ x: rng.next() * box.width * 1.2 - 0.1 * box.width, y: rng.next() * box.height * 1.2 - 0.1 * box.height });
+  switch (rng.below(9)) {
+    case 0: {  // setParam, in range or hostile
+      const n = name();
+      const v = value(names.info[n]);
+      return [`setParam ${n} ${JSON.stringify(v)}`, () => page.evaluate(([n, v, src]) => {
+        const h = new Function(`return (${src})`)();
+        window.tidepool.setParam(n, 'hostile' in v ? h(v.hostile) : v.number);
+      }, [n, v, hostile.toString()])];
+    }
+    case 1: {  // postMessage, well formed or not
+      const kind = rng.below(6);
+      const n = name(), v = rng.below(HOSTILE + 1), scene = rng.pick([...scenes, 'nowhere', '']);
+      return [`postMessage ${kind} ${n} ${v} ${scene}`, () => page.evaluate(([kind, n, v, scene, src]) => {
+        const h = new Function(`return (${src})`)();
+        const messages = [
+          { type: 'setParam', name: n, value: h(v) },
+          { type: 'pause', value: h(v) },
+          { type: 'reset', scene },
+          { type: 'stats' },
+          { type: h(v) },
+          h(v),
+        ];
+        try { window.postMessage(messages[kind], '*'); } catch (e) { /* an uncloneable value: the sender's error */ }
+      }, [kind, n, v, scene, hostile.toString()])];
+    }
+    case 2: {  // reset, to a scene or to garbage
+      const scene = rng.chance(0.7) ? rng.pick(scenes) : rng.pick(['nowhere', '', '../etc']);
+      return [`reset ${scene}`, () => page.evaluate((s) => window.tidepool.reset(s), scene)];
+    }
+    case 3: {  // pause and resume
+      const paused = rng.chance(0.3);
+      return [`pause ${paused}`, () => page.evaluate((p) => window.tidepool.pause(p), paused)];
+    }
+    case 4: {  // obstacles, colours
+      const k = rng.below(4), v = rng.below(HOSTILE + 1), r = rng.next() * 0.5;
+      const at = { x: rng.next() * 4, y: rng.next() * 3 };
+      return [`shapes ${k} ${v}`, () => page.evaluate(([k, v, r, at, src]) => {
+        const h = new Function(`return (${src})`)();
+        const tp = window.tidepool;
+        if (k === 0) tp.addObstacle({ x: at.x, y: at.y, radius: r });
+        else if (k === 1) tp.addObstacle({ x: h(v), y: at.y, radius: h(v) });
+        else if (k === 2) tp.clearObstacles();
+        else tp.setColor(v % 2 ? h(v) : ['water', 'liquid', 'dye', 'speed', 'pressure', 'vorticity'][v % 6]);
+      }, [k, v, r, at, hostile.toString()])];
+    }
+    case 5:
+    case 6: {  // a mouse drag, left or right button, in and out of the canvas
+      const a = spot(), b = spot(), button = rng.pick(['left', 'right']);
+      return [`drag ${button} ${Math.round(a.x)},${Math.round(a.y)} -> ${Math.round(b.x)},${Math.round(b.y)}`, async () => {
+        await page.mouse.move(a.x, a.y);
+        await page.mouse.down({ button });
+        await page.mouse.move(b.x, b.y, { steps: 4 });
+        await page.mouse.up({ button });
+      }];
+    }
+    default: {  // one to five fingers dragging at once
+      const fingers = Array.from({ length: 1 + rng.below(5) }, () => [spot(), spot()]);
+      const at = (t) => fingers.map(([a, b], id) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, id }));
+      return [`touch ${fingers.length} fingers`, async () => {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+        for (let i = 1; i <= 4; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i / 4) });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      }];
+    }
+  }
+}
+
+describe('random play on the page', { concurrency: 1 }, () => {
+  test(`a minute of hostile input and a lost context (seed ${SEED})`, { timeout: SECONDS * 1000 + 240_000 }, async (t) => {
+    const context = await browser.newContext({ viewport: VIEW, hasTouch: true });
+    const page = await context.newPage();
+    const log = watchPage(page, server.url);
+    const cdp = await context.newCDPSession(page);
+    try {
+      await page.goto(new URL('/?scene=dam-break&particles=1200', server.url).href);
+      await ready(page, 3);
+      const info = await page.evaluate(() => window.tidepool.info());
+      const names = info.params.map((p) => p.name);
+      names.info = Object.fromEntries(info.params.map((p) => [p.name, p]));
+      const scenes = info.scenes.map((s) => s.name);
+      const rng = generator(SEED);
+      const recent = [];
+      let actions = 0, lastFrame = (await stats(page)).frame, lastFrameAt = Date.now(), lost = false;
+      const peak = { memory: 0 };
+      const jsHeap = async () => {
+        await cdp.send('HeapProfiler.collectGarbage');
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        return metrics.find((m) => m.name === 'JSHeapUsedSize').value;
+      };
+      await cdp.send('Performance.enable');
+      const heapBefore = await jsHeap();
+      const t0 = Date.now();
+      const end = t0 + SECONDS * 1000;
+      try {
+        while (Date.now() < end) {
+          const [what, run] = action(rng, names, scenes, page, cdp, VIEW);
+          recent.push(what);
+          if (recent.length > 40) recent.shift();
+          await run();
+          actions++;
+          if (!lost && Date.now() - t0 > SECONDS * 500) {
+            // Half way: the context goes, and comes back a second later.
+            lost = true;
+            recent.push('lose the WebGL context');
+            await page.evaluate(() => {
+              const ext = document.getElementById('canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+              ext.loseContext();
+              setTimeout(() => ext.restoreContext(), 1000);
+            });
+          }
+          const s = await stats(page);
+          peak.memory = Math.max(peak.memory, s.memory);
+          // Frames count while paused too (the page still draws).
+          if (s.frame > lastFrame) lastFrame = s.frame, lastFrameAt = Date.now();
+          assert.ok(Date.now() - lastFrameAt < STALL_MS, `no frame for ${STALL_MS} ms`);
+          assert.deepEqual(pageErrors(log), [], 'no page error');
+        }
+        // Back to a sane state: the page runs on, and draws again.
+        await page.evaluate(() => { window.tidepool.pause(false); window.tidepool.reset('dam-break'); });
+        const before = await stats(page);
+        await until(page, (f) => window.tidepool.stats().frame >= f + 30 && window.tidepool.stats().glReady,
+                    before.frame, '30 more frames with the context back');
+        const after = await stats(page);
+        const heapAfter = await jsHeap();
+        const mib = (b) => (b / 1048576).toFixed(1);
+        t.diagnostic(`${actions} actions in ${SECONDS} s; frames ${after.frame}; wasm heap ${mib(after.memory)} MiB ` +
+                     `(peak ${mib(peak.memory)}); JS heap ${mib(heapBefore)} -> ${mib(heapAfter)} MiB; ` +
+                     `${log.warnings.length} warnings`);
+        assert.ok(heapAfter < heapBefore + 32 * 1048576, 'the JS heap stays within 32 MiB of where it started');
+        assert.ok(after.time > before.time, 'the simulation runs after the play');
+        assert.ok(peak.memory > 0 && peak.memory <= HEAP_LIMIT, `the heap stays under ${HEAP_LIMIT / 1048576} MiB`);
+        assert.deepEqual(pageErrors(log), [], 'no page error');
+        assert.deepEqual(log.outside, [], 'no request left the server');
+      } catch (e) {
+        t.diagnostic(`seed ${SEED}, last actions:\n  ${recent.join('\n  ')}`);
+        throw e;
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
