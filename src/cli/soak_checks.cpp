@@ -208,10 +208,11 @@ bool Session::check_obstacles(const FrameStats& st, long max_id_before, float sp
     inside_.clear();
     return true;
   }
-  if (st.substeps > 0) {
-    for (const Obstacle& o : w.obstacles())
-      if (std::find(seen_.begin(), seen_.end(), o.id) == seen_.end()) seen_.push_back(o.id);
-  }
+  // A frame with no step (a fixed dt longer than the frame) moved nothing:
+  // no new evidence, and the two-frame count waits for the next step.
+  if (st.substeps == 0) return true;
+  for (const Obstacle& o : w.obstacles())
+    if (std::find(seen_.begin(), seen_.end(), o.id) == seen_.end()) seen_.push_back(o.id);
   const Particles& p = w.particles();
   const Box& box = w.box();
   const float contact = 0.5f * spacing;
