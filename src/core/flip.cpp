@@ -297,15 +297,10 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
       const float excess = count_[c] / rest - 1.0f;
       if (excess > 0.0f || inside) source_[c] = P.volume_correction * excess / dt;
     }
-  int contained = g_.contain(P.max_speed);
-  const ProjectionResult r =
-      project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_);
-  st.solver_iterations += r.iterations;
-  st.solver_error = r.residual;
-  st.max_divergence = r.max_divergence;
+  project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_,
+          P.max_speed)
+      .record(st);
   st.cells = nx * ny;
-  contained += g_.contain(P.max_speed);
-  if (contained > 0) st.contained = true;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
   for (int k = 0; k < p.size(); ++k) {
     const int i = std::clamp(static_cast<int>((p.x[k] - g_.origin.x) / g_.dx), 0, nx - 1);

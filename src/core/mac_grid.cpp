@@ -29,8 +29,9 @@ int MacGrid::contain(float vmax) {
 // phi across it.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
-                         const std::vector<float>* source) {
+                         const std::vector<float>* source, float max_speed) {
   MacGrid& g = *grid;
+  const int contained = g.contain(max_speed);
   const int nx = g.nx, ny = g.ny;
   const size_t cells = static_cast<size_t>(nx) * ny;
   rhs->resize(cells);
@@ -52,6 +53,7 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
     for (int i = 0; i < nx; ++i)
       if (moves(g.cell(i, j - 1), g.cell(i, j))) g.v[g.v_index(i, j)] -= (p[g.cell(i, j)] - p[g.cell(i, j - 1)]) / g.dx;
   ProjectionResult out;
+  out.contained = contained + g.contain(max_speed);
   out.iterations = res.iterations;
   out.residual = res.residual;
   for (int j = 0; j < ny; ++j)

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <glm/vec2.hpp>
 
 #include "loops.h"
 #include "poisson.h"
+#include "tidepool/types.h"
 
 namespace tidepool {
 
@@ -34,9 +36,7 @@ struct MacGrid {
   float divergence(int i, int j) const;
   // The grid solvers' safety net, as contain() is the particles': every
   // face velocity becomes finite and at most vmax in size (a NaN becomes
-  // 0). Returns how many faces needed it. Run around the projection, it
-  // keeps a storm of pointer forces from overflowing the Poisson solve and
-  // the advection's traces.
+  // 0). Returns how many faces needed it.
   int contain(float vmax);
 
   void resize(int cells_x, int cells_y, float cell_size, glm::vec2 at) {
@@ -61,6 +61,15 @@ struct ProjectionResult {
   int iterations = 0;
   float residual = 0.0f;        // the Poisson solve's, relative to its right-hand side
   float max_divergence = 0.0f;  // largest |div u| left on a fluid cell [1/s]
+  int contained = 0;            // faces held to max_speed, before or after
+
+  // Adds this projection to a substep's stats.
+  void record(FrameStats& st) const {
+    st.solver_iterations += iterations;
+    st.solver_error = residual;
+    st.max_divergence = max_divergence;
+    if (contained > 0) st.contained = true;
+  }
 };
 // Makes the grid's velocity divergence-free on its fluid cells (mac_grid.cpp):
 // the pressure projection every grid solver shares. type: a CellType per
@@ -68,9 +77,13 @@ struct ProjectionResult {
 // (a warm start in, the solution out); rhs: scratch. source (optional):
 // per cell, the divergence to leave instead of 0 [1/s] (a volume
 // correction); max_divergence then measures the difference from it.
+// max_speed: the faces are held to it (MacGrid::contain) before and after
+// the solve, so that a storm of pointer forces cannot overflow the Poisson
+// solve or the next step's advection traces.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
-                         const std::vector<float>* source = nullptr);
+                         const std::vector<float>* source = nullptr,
+                         float max_speed = std::numeric_limits<float>::infinity());
 
 
 // (I - a lap) f = f* for one velocity component on its w x h faces, in

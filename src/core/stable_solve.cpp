@@ -223,14 +223,10 @@ void StableFluids::diffuse(const WorldState& s, float dt) {
 // --- Projection ---------------------------------------------------------------
 
 void StableFluids::project(const WorldState& s, FrameStats& st) {
-  int contained = g_.contain(s.params.max_speed);
-  const ProjectionResult r = tidepool::project(&g_, type_, s.params.pressure_tolerance, s.params.pressure_iterations,
-                                               s.loops, &poisson_, &phi_, &rhs_);
-  st.max_divergence = r.max_divergence;
-  st.solver_iterations += r.iterations;
-  st.solver_error = r.residual;
-  contained += g_.contain(s.params.max_speed);
-  if (contained > 0) st.contained = true;
+  const Params& P = s.params;
+  tidepool::project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_,
+                    nullptr, P.max_speed)
+      .record(st);
 }
 
 }  // namespace tidepool
