@@ -57,6 +57,15 @@ TEST_CASE("validate names each bad field with its value and range", "[params]") 
   CHECK(mentions(problems, "dt"));
   CHECK(mentions(problems, "viscosity"));
   CHECK(mentions(problems, "particles"));
+  // h in its range but too wide for the particles' spacing.
+  Params wide;
+  wide.h = (kMaxSupportPerSpacing + 0.5f) * std::sqrt(wide.mass / wide.rest_density);
+  const auto too_wide = validate(wide);
+  REQUIRE(too_wide.size() == 1);
+  CHECK(mentions(too_wide, "h"));
+  CHECK(too_wide[0].find("spacings") != std::string::npos);
+  wide.h = (kMaxSupportPerSpacing - 0.5f) * std::sqrt(wide.mass / wide.rest_density);
+  CHECK(validate(wide).empty());
 }
 
 TEST_CASE("invalid params are rejected and the world keeps its last good state", "[params]") {

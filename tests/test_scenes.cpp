@@ -8,6 +8,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "boundary.h"
 #include "test_support.h"
 #include "thread_pool.h"
 
@@ -232,6 +233,79 @@ TEST_CASE("obstacles can be added and removed at run time and are never entered"
   CHECK(w.remove_obstacle(id));
   for (int l : line) CHECK(w.remove_obstacle(l));
   CHECK(w.obstacles().empty());
+}
+
+// A lone particle in a 1 m box with every force off, so only collide()
+// moves it: collisions against obstacles that meet the container or each
+// other (boundary.cpp, leave_obstacles).
+World collision_world() {
+  World w;
+  Params P = w.params();
+  P.solver = Solver::Muller2003;
+  P.stiffness = P.viscosity = P.xsph = P.surface_tension = P.wall_viscosity = 0.0f;
+  P.gravity_x = P.gravity_y = 0.0f;
+  P.restitution = 0.0f;
+  REQUIRE(w.set_params(P).empty());
+  w.set_box(Box{{0.0f, 0.0f}, {1.0f, 1.0f}});
+  return w;
+}
+
+float clearance(const World& w, const Obstacle& o) {
+  glm::vec2 unused;
+  return obstacle_distance(o, {w.particles().x[0], w.particles().y[0]}, &unused);
+}
+
+TEST_CASE("a disc over a corner, and the crevice of two discs, hold no particle", "[scenes][obstacles]") {
+  const float dt = 0.01f;
+  SECTION("a particle thrown into a corner that a disc covers slides out along the wall") {
+    World w = collision_world();
+    const float r = 0.5f * w.spacing();
+    // The disc's centre is where the walls alone would put a particle
+    // thrown into the corner.
+    REQUIRE(w.add_circle({r, r}, 0.1f) >= 0);
+    REQUIRE(w.add_particle({0.2f, 0.15f}, {-40.0f, -20.0f}) >= 0);
+    for (int k = 0; k < 3; ++k) {
+      w.step(dt);
+      INFO("step " << k << ": x " << w.particles().x[0] << ", y " << w.particles().y[0]);
+      CHECK(clearance(w, w.obstacles()[0]) >= r * 0.999f);
+      CHECK(all_inside_and_finite(w));
+    }
+  }
+  SECTION("a particle in the overlap of two discs ends on the surface of both") {
+    World w = collision_world();
+    const float r = 0.5f * w.spacing();
+    REQUIRE(w.add_circle({0.4f, 0.5f}, 0.15f) >= 0);
+    REQUIRE(w.add_circle({0.6f, 0.5f}, 0.15f) >= 0);
+    REQUIRE(w.add_particle({0.5f, 0.52f}, {0.0f, 0.0f}) >= 0);
+    w.step(dt);
+    INFO("x " << w.particles().x[0] << ", y " << w.particles().y[0]);
+    for (const Obstacle& o : w.obstacles()) CHECK(clearance(w, o) >= r * 0.99f);
+  }
+}
+
+// An emitter shooting far faster than max_speed: its particles leave at
+// max_speed, and rows that would already lie past the wall are not made,
+// so the walls cannot stack them into a pile.
+TEST_CASE("an emitter's jet is held to max_speed and stays in the tank", "[scenes][emitters]") {
+  World w = collision_world();
+  Emitter e;
+  e.position = {0.5f, 0.5f};
+  e.velocity = {600.0f, 0.0f};
+  e.width = 0.2f;
+  REQUIRE(w.add_emitter(e) >= 0);
+  const float dt = 1.0f / 60.0f, vmax = w.params().max_speed, s = w.spacing();
+  REQUIRE(vmax * dt > 0.5f);  // a step's rows reach past the wall
+  w.step(dt);
+  // Rows up to the wall, 0.5 m ahead, and no further.
+  const int rows = static_cast<int>(0.5f / s) + 2, per_row = static_cast<int>(e.width / s) + 1;
+  CHECK(w.count() > 0);
+  CHECK(w.count() <= rows * per_row);
+  for (int i = 0; i < w.count(); ++i) {
+    const float vx = w.particles().vx[i], vy = w.particles().vy[i];
+    REQUIRE(vx * vx + vy * vy <= vmax * vmax * 1.0001f);
+  }
+  CHECK(all_inside_and_finite(w));
+  CHECK(!w.last_stats().contained);
 }
 
 // Müller 2003 sec. 3.6: a particle found past a wall goes back to it plus

@@ -294,7 +294,10 @@ Outcome Session::do_set(Action& a) {
   Params want = world_.params();
   info->set(want, f[1]);
   const float stored = info->get(want);
-  const bool expect = std::isfinite(stored) && stored >= info->min && stored <= info->max;
+  // In its range, and h within kMaxSupportPerSpacing particle spacings
+  // (validate()'s one rule across fields).
+  const bool expect = std::isfinite(stored) && stored >= info->min && stored <= info->max &&
+                      want.h <= kMaxSupportPerSpacing * std::sqrt(want.mass / want.rest_density);
   const Snapshot before = snapshot();
   const Solver solver = world_.params().solver;
   const std::vector<std::string> problems = world_.set_params(want);

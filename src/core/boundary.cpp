@@ -273,6 +273,40 @@ bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec
   return true;
 }
 
+void slide_along_wall(const Obstacle& o, const Box& b, float radius, glm::vec2* pos) {
+  glm::vec2 at(std::min(std::max(pos->x, b.min.x), b.max.x), std::min(std::max(pos->y, b.min.y), b.max.y));
+  glm::vec2 normal;
+  if (obstacle_distance(o, at, &normal) >= radius) {
+    *pos = at;
+    return;
+  }
+  // Along the wall the push crossed: x along a floor or ceiling, y along a
+  // side; past a corner, either.
+  const bool crossed[2] = {pos->y < b.min.y || pos->y > b.max.y, pos->x < b.min.x || pos->x > b.max.x};
+  for (const int along : {0, 1}) {
+    if (!crossed[along]) continue;
+    const float lo = b.min[along], hi = b.max[along];
+    const float first = normal[along] >= 0.0f ? 1.0f : -1.0f;
+    for (const float dir : {first, -first}) {
+      glm::vec2 out = at;
+      out[along] = dir > 0.0f ? hi : lo;
+      glm::vec2 unused;
+      if (obstacle_distance(o, out, &unused) < radius) continue;
+      // Bisection between `at` (inside) and `out` (outside), to float precision.
+      glm::vec2 in = at;
+      for (int k = 0; k < 32; ++k) {
+        glm::vec2 mid = in;
+        mid[along] = 0.5f * (in[along] + out[along]);
+        if (mid[along] == in[along] || mid[along] == out[along]) break;
+        (obstacle_distance(o, mid, &unused) < radius ? in : out) = mid;
+      }
+      *pos = out;
+      return;
+    }
+  }
+  *pos = at;
+}
+
 namespace {
 
 // Reflects velocity v about a surface with unit normal (nx, ny), into the
@@ -354,17 +388,17 @@ void collide(WorldState& s) {
   const Box b = contact_box(s.box, radius);
   const bool any_obstacles = !s.obstacles.empty();
   s.loops.parallel(n, [&](int begin, int end) {
+    // The container first; then the obstacles, which slide a particle along
+    // a wall rather than push it through one, so neither leaves a particle
+    // in the other.
+    if (leapfrog) keep_in_box<true>(p, half_x, half_y, b, e, reflect, begin, end);
+    else keep_in_box<false>(p, nullptr, nullptr, b, e, reflect, begin, end);
     for (int i = begin; any_obstacles && i < end; ++i) {
       glm::vec2 pos(p.x[i], p.y[i]);
       const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
-      bool hit = false;
-      for (const Obstacle& o : s.obstacles) {
-        glm::vec2 nrm;
-        if (push_out(o, prev, radius, e, &pos, &nrm)) {
-          reflect(true, nrm.x, nrm.y, p.vx[i], p.vy[i]);
-          hit = true;
-        }
-      }
+      const bool hit = leave_obstacles(s.obstacles, b, prev, radius, e, &pos, [&](glm::vec2 normal) {
+        reflect(true, normal.x, normal.y, p.vx[i], p.vy[i]);
+      });
       if (hit && leapfrog) {  // seed 000 resets both half-step velocities too
         half_x[i] = p.vx[i];
         half_y[i] = p.vy[i];
@@ -372,9 +406,6 @@ void collide(WorldState& s) {
       p.x[i] = pos.x;
       p.y[i] = pos.y;
     }
-    // Container walls last, so no obstacle can push a particle out of the box.
-    if (leapfrog) keep_in_box<true>(p, half_x, half_y, b, e, reflect, begin, end);
-    else keep_in_box<false>(p, nullptr, nullptr, b, e, reflect, begin, end);
   });
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -65,8 +66,51 @@ inline float keep_inside(float c, float lo, float hi, float e) {
 // penetration; returns whether it was in contact, with the outward normal.
 bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec2* pos, glm::vec2* normal);
 
-// Moves every particle out of the obstacles, then inside the container,
-// reflecting its velocity (Müller 2003 sec. 3.6; boundary.cpp).
+// Moves *pos, which a push out of obstacle o left outside the box b, back
+// onto the wall it crossed and along that wall out of o to `radius` off
+// o's surface, trying first the way o's normal points. The distance to a convex obstacle is
+// convex along a wall, so the part of the wall inside o is one interval.
+// Where o covers the wall to both ends the clamped position stands.
+void slide_along_wall(const Obstacle& o, const Box& b, float radius, glm::vec2* pos);
+
+// How many times leave_obstacles() goes over the obstacles at most.
+constexpr int kObstaclePasses = 8;
+
+// Moves *pos, reached from prev in this step, out of every obstacle and
+// keeps it in the contact box b, calling hit(normal) at each contact;
+// returns whether any obstacle touched it. The obstacles are projected on
+// in turn, and again while a pass still moves the particle (Gauss-Seidel,
+// as position-based dynamics does, Müller et al. 2007), so a particle in
+// the crevice where two overlap ends on the surface of both instead of
+// pushed from one into the other. Restitution acts on the first pass only.
+// A push out of the box slides along the wall instead, so an obstacle over
+// a wall or a corner cannot hold a particle against the container.
+template <class Hit>
+bool leave_obstacles(const std::vector<Obstacle>& obstacles, const Box& b, glm::vec2 prev, float radius, float e,
+                     glm::vec2* pos, Hit&& hit) {
+  bool touched = false;
+  const float still = 1e-4f * radius;
+  for (int pass = 0; pass < kObstaclePasses; ++pass) {
+    bool moved = false;
+    for (const Obstacle& o : obstacles) {
+      const glm::vec2 before = *pos;
+      glm::vec2 normal;
+      if (!push_out(o, prev, radius, pass == 0 ? e : 0.0f, pos, &normal)) continue;
+      hit(normal);
+      touched = true;
+      if (pos->x < b.min.x || pos->x > b.max.x || pos->y < b.min.y || pos->y > b.max.y)
+        slide_along_wall(o, b, radius, pos);
+      const glm::vec2 step = *pos - before;
+      moved = moved || std::fabs(step.x) + std::fabs(step.y) > still;
+    }
+    if (!moved) break;
+  }
+  return touched;
+}
+
+// Moves every particle inside the container, then out of the obstacles
+// (leave_obstacles), reflecting its velocity (Müller 2003 sec. 3.6;
+// boundary.cpp).
 void collide(WorldState& s);
 
 // Obstacles by shape, with ids from *next_id; -1 when the shape is invalid

@@ -308,13 +308,12 @@ void DfsphSolver::predict_velocities(WorldState& s, float dt, bool divergence) {
     for (int k = begin; k < end; ++k) {
       const int i = near[k];
       const glm::vec2 from(p.x[i], p.y[i]);
-      glm::vec2 pos = from + dt * glm::vec2(p.vx[i], p.vy[i]), normal;
-      bool hit = false;
-      for (const Obstacle& o : s.obstacles) hit = push_out(o, from, radius, e, &pos, &normal) || hit;
-      if (!hit) continue;  // the container's answer above stands
-      // Obstacles first, then the container, as in collide().
-      v_pred[2 * i] = (keep_inside(pos.x, b.min.x, b.max.x, e) - from.x) / dt;
-      v_pred[2 * i + 1] = (keep_inside(pos.y, b.min.y, b.max.y, e) - from.y) / dt;
+      // The container first, then the obstacles, as in collide().
+      glm::vec2 pos = from + dt * glm::vec2(p.vx[i], p.vy[i]);
+      pos = glm::vec2(keep_inside(pos.x, b.min.x, b.max.x, e), keep_inside(pos.y, b.min.y, b.max.y, e));
+      if (!leave_obstacles(s.obstacles, b, from, radius, e, &pos, [](glm::vec2) {})) continue;  // as above
+      v_pred[2 * i] = (pos.x - from.x) / dt;
+      v_pred[2 * i + 1] = (pos.y - from.y) / dt;
     }
   });
 }

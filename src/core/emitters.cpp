@@ -62,9 +62,11 @@ void emit_and_sink(WorldState& s, float dt) {
   const float spacing = s.spacing();
   for (size_t k = 0; k < src.emitters.size(); ++k) {
     const Emitter& em = src.emitters[k];
-    const float speed = std::sqrt(em.velocity.x * em.velocity.x + em.velocity.y * em.velocity.y);
-    if (speed <= 0.0f || p.size() >= em.limit) continue;
-    const glm::vec2 dir = em.velocity / speed, side(-dir.y, dir.x);
+    const float asked = std::sqrt(em.velocity.x * em.velocity.x + em.velocity.y * em.velocity.y);
+    if (asked <= 0.0f || p.size() >= em.limit) continue;
+    // No faster than the safety net lets any particle go (safety.cpp).
+    const float speed = std::min(asked, s.params.max_speed);
+    const glm::vec2 dir = em.velocity / asked, side(-dir.y, dir.x), velocity = speed * dir;
     const int per_row = std::max(1, static_cast<int>(em.width / spacing));
     src.rows_owed[k] += speed * dt / spacing;
     while (src.rows_owed[k] >= 1.0f) {
@@ -75,7 +77,11 @@ void emit_and_sink(WorldState& s, float dt) {
       const float shift = (src.row_slot[k]++ % 2) ? 0.25f * spacing : -0.25f * spacing;
       for (int j = 0; j < per_row; ++j) {
         const float t = (static_cast<float>(j) - 0.5f * static_cast<float>(per_row - 1)) * spacing + shift;
-        s.add_particle(em.position + t * side + ahead * dir, em.velocity);
+        // A particle whose row has already flown out of the tank is not
+        // made: the walls would stack the jet's rows on one another.
+        const glm::vec2 at = em.position + t * side + ahead * dir;
+        if (at.x >= s.box.min.x && at.x <= s.box.max.x && at.y >= s.box.min.y && at.y <= s.box.max.y)
+          s.add_particle(at, velocity);
       }
     }
   }

@@ -181,12 +181,15 @@ std::string format_param_value(const ParamInfo& info, float value) {
 
 std::vector<std::string> validate(const Params& p, int particle_count) {
   std::vector<std::string> problems;
+  bool spacing_known = true;  // h, mass and rest_density each in range
   for (const ParamInfo& info : param_table()) {
     const float v = info.get(p);
     const bool whole = info.type != T::Real;
     const bool bad = !std::isfinite(v) || v < info.min || v > info.max ||
                      (whole && v != std::floor(v));
     if (!bad) continue;
+    const std::string name = info.name;
+    spacing_known = spacing_known && name != "h" && name != "mass" && name != "rest_density";
     std::string line = std::string(info.name) + " = " + format_number(v) + ": must be ";
     if (info.type == T::Choice) {
       line += std::string("one of ") + info.choices;
@@ -195,6 +198,12 @@ std::vector<std::string> validate(const Params& p, int particle_count) {
               format_number(info.max) + "]";
     }
     problems.push_back(line);
+  }
+  const float spacing = std::sqrt(p.mass / p.rest_density);
+  if (spacing_known && p.h > kMaxSupportPerSpacing * spacing) {
+    problems.push_back("h = " + format_number(p.h) + ": must be at most " + format_number(kMaxSupportPerSpacing) +
+                       " particle spacings, " + format_number(kMaxSupportPerSpacing * spacing) +
+                       " m (spacing = sqrt(mass / rest_density) = " + format_number(spacing) + " m)");
   }
   if (particle_count > kMaxParticles || particle_count == 0) {
     problems.push_back("particles = " + std::to_string(particle_count) + ": must be in [1, " +

@@ -15,6 +15,13 @@ namespace tidepool {
 // Largest particle count a World holds.
 constexpr int kMaxParticles = 262144;
 
+// Largest kernel support h that validate() accepts, in particle spacings
+// sqrt(mass / rest_density): about pi 6^2 = 113 neighbours, four times the
+// scenes' 2.8. The neighbour lists' memory and a step's work grow as h^2
+// per particle, and past this a kernel smooths the flow over more than a
+// toy's tank can show.
+constexpr float kMaxSupportPerSpacing = 6.0f;
+
 // The method that moves the fluid (solver_registry() in src/core/solver.cpp).
 enum class Solver : int {
   // Weakly compressible SPH of Müller, Charypar & Gross 2003 (the seeds):
@@ -166,7 +173,8 @@ bool parse_param_value(const ParamInfo& info, std::string_view text, float* valu
 std::string format_param_value(const ParamInfo& info, float value);
 
 // Every problem with p, one line each: field name, value, allowed range.
-// A particle count >= 0 is checked against kMaxParticles too ("particles").
+// A particle count >= 0 is checked against kMaxParticles too ("particles"),
+// and h against kMaxSupportPerSpacing spacings.
 // Empty when everything is valid.
 std::vector<std::string> validate(const Params& p, int particle_count = -1);
 

@@ -77,6 +77,8 @@ struct Obstacle {
 // Pours particles: rows of particles across a line of `width` centred at
 // `position`, shot along `velocity`. The row rate follows from the flux:
 // |velocity| / spacing rows per second, so the jet enters at rest density.
+// The speed is held to max_speed, and rows that would already lie outside
+// the tank are not made.
 struct Emitter {
   glm::vec2 position{0.0f};
   glm::vec2 velocity{0.0f, -1.0f};
