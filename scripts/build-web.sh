@@ -2,7 +2,9 @@
 # Builds the web toy into build/web/dist/: index.html, tidepool.js and
 # tidepool.wasm, and the threads build tidepool-mt.js, tidepool-mt.wasm and
 # tidepool-mt.worker.js (-pthread, for cross-origin isolated pages; the page
-# picks one), nothing else; copy that folder to any static host.
+# picks one), and isolate.js, the service worker that isolates the page on
+# a host that sends no headers; nothing else. Copy that folder to any
+# static host.
 # Also builds the CLI for the browser bench page (web/site/bench.html) into
 # build/web/bench/: tidepool-cli.js and tidepool-cli.wasm, from the same
 # core objects as the toy, and its threads build tidepool-cli-mt.js, .wasm
@@ -45,7 +47,7 @@ echo "[build-web] building the threads build (nice, -j$TIDEPOOL_JOBS)"
 nice -n 10 cmake --build "$BUILD_MT" --target tidepool_app tidepool_web -j"$TIDEPOOL_JOBS"
 
 # The folder must hold exactly what a static host serves.
-PAGE_FILES=(index.html tidepool.js tidepool.wasm tidepool-mt.js tidepool-mt.wasm tidepool-mt.worker.js)
+PAGE_FILES=(index.html isolate.js tidepool.js tidepool.wasm tidepool-mt.js tidepool-mt.wasm tidepool-mt.worker.js)
 keep=()
 for f in "${PAGE_FILES[@]}"; do
   [ -s "$DIST/$f" ] || { echo "[build-web] $DIST/$f is missing" >&2; exit 1; }

@@ -8,8 +8,9 @@
 # Sends COOP/COEP by default, so the page is cross-origin isolated and runs
 # the threads build (tidepool-mt.*; the embed example works so too, its
 # iframe being same-origin). --no-isolate (or TIDEPOOL_ISOLATE=0) leaves
-# them out, like an iframe on somebody else's blog: the single-threaded
-# build runs.
+# them out, like a static host such as GitHub Pages: the page then isolates
+# itself with its service worker (shell/isolate.js), and ?threads=1 or an
+# iframe on another site runs the single-threaded build.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"

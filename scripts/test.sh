@@ -19,7 +19,8 @@
 #                and share links (embed.test.mjs, share.test.mjs), a minute of
 #                random hostile input (fuzz.test.mjs), the bench
 #                page (bench.test.mjs) and the
-#                threads build and its fallback (threads.test.mjs)
+#                threads build and its fallback (threads.test.mjs); then
+#                web/report.mjs prints the page's weight and first frame
 #
 # Every step runs even when an earlier independent one failed (the browser
 # tests need the web build). Exits non-zero on any failure; the last line
@@ -83,7 +84,8 @@ wasm() {
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs &&
+    node report.mjs --runs 3
 }
 
 if step deps scripts/deps.sh native app web browser; then

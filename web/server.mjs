@@ -11,8 +11,15 @@
 // here because an iframe on somebody else's blog is not isolated either, and
 // the toy must work there; tests run both ways. scripts/serve.sh turns it on.
 //
+// Without --isolate it is a plain static host: the page then isolates itself
+// with its service worker (isolate.js) and runs the threads build, as on
+// GitHub Pages.
+//
 // Also importable: startServer() returns {server, url, close()} (the browser
-// tests start it in-process on a free port).
+// tests start it in-process on a free port). It answers 404 for the service
+// worker unless given serviceWorker: true, so that a test's page that is not
+// isolated stays so, like the toy in an iframe on a blog, which no worker
+// can isolate.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,6 +75,7 @@ export function startServer({
   port = 8080,
   host = '127.0.0.1',
   isolate = false,
+  serviceWorker = false,
   log = false,
 } = {}) {
   const roots = [path.resolve(root), siteRoot];
@@ -97,9 +105,12 @@ export function startServer({
       res.end();
       return;
     }
-    const file = url.pathname.startsWith(benchPrefix)
-      ? resolveFile(benchRoots, url.pathname.slice(benchPrefix.length - 1))
-      : resolveFile(roots, url.pathname);
+    const hidden = !serviceWorker && url.pathname === '/isolate.js';
+    const file = hidden
+      ? null
+      : url.pathname.startsWith(benchPrefix)
+        ? resolveFile(benchRoots, url.pathname.slice(benchPrefix.length - 1))
+        : resolveFile(roots, url.pathname);
     if (log) console.log(`${req.method} ${url.pathname} -> ${file ? 200 : 404}`);
     if (!file) {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
@@ -132,6 +143,7 @@ function parseArgs(argv) {
     root: defaultRoot,
     benchRoot: defaultBenchRoot,
     isolate: /^(1|true|yes)$/i.test(process.env.TIDEPOOL_ISOLATE || ''),
+    serviceWorker: true,
     log: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -169,7 +181,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.log(`Tidepool: ${url}`);
       console.log(`  embed example: ${url}embed.html`);
       console.log(`  bench (wasm, in this browser): ${url}bench.html  (?args=--quick for a short run; &threads=2 when isolated)`);
-      console.log(`  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes: the threads build runs' : 'no: the single-threaded build runs'}`);
+      console.log(
+        `  cross-origin isolated (COOP/COEP): ${opts.isolate ? 'yes: the threads build runs' : 'no headers: the page isolates itself with its service worker, as on a static host'}`,
+      );
       console.log('  Ctrl-C to stop');
     },
     (err) => {

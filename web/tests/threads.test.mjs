@@ -2,7 +2,8 @@
 // shared memory) only on a cross-origin isolated page and tidepool.* anywhere
 // else, and both compute the same water. Same setup as browser.test.mjs:
 // playwright-core drives Debian's Chromium (WebGL 2 on SwiftShader), and
-// web/server.mjs is started in-process, once with COOP/COEP and once without.
+// web/server.mjs is started in-process, once with COOP/COEP and once without
+// (and, for the service worker, once as a static host that serves it).
 // TIDEPOOL_DIST overrides the folder (build/web/dist), CHROMIUM the browser.
 //
 //   node --test web/tests/threads.test.mjs          (scripts/test.sh runs this)
@@ -28,7 +29,7 @@ let browser;
 const open = [];
 
 before(async () => {
-  for (const f of ['index.html', 'tidepool.js', 'tidepool.wasm', 'tidepool-mt.js', 'tidepool-mt.wasm', 'tidepool-mt.worker.js'])
+  for (const f of ['index.html', 'isolate.js', 'tidepool.js', 'tidepool.wasm', 'tidepool-mt.js', 'tidepool-mt.wasm', 'tidepool-mt.worker.js'])
     assert.ok(fs.existsSync(path.join(dist, f)), `${dist}/${f} is missing: run scripts/build-web.sh`);
   isolated = await startServer({ root: dist, port: 0, isolate: true });
   plain = await startServer({ root: dist, port: 0 });
@@ -116,6 +117,57 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
     assert.ok(b.frame > a.frame);
     assert.deepEqual(log.errors, []);
     await closeAll();
+  });
+
+  test('a static host without headers: the service worker isolates the page, which reloads once into the threads build', { timeout: LONG * 3 }, async (t) => {
+    // Like GitHub Pages: every file of dist/, no COOP/COEP.
+    const host = await startServer({ root: dist, port: 0, serviceWorker: true });
+    try {
+      const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
+      open.push(context);
+      // Loads `query` in a new page of the context; counts its navigations
+      // (the worker's reload is one), and polls through them until the toy
+      // has drawn 5 frames.
+      const load = async (query) => {
+        const page = await context.newPage();
+        const log = watchPage(page, host.url);
+        let navigations = 0;
+        page.on('framenavigated', (f) => { if (f === page.mainFrame()) navigations++; });
+        await page.goto(new URL(`/?${query}`, host.url).href);
+        const deadline = Date.now() + LONG;
+        let s = null;
+        while (Date.now() < deadline && !(s && s.frame >= 5)) {
+          s = await page.evaluate(() => window.tidepool && window.tidepool.stats()).catch(() => null);
+          if (!(s && s.frame >= 5)) await new Promise((r) => setTimeout(r, 200));
+        }
+        const coi = await page.evaluate(() => window.crossOriginIsolated);
+        return { page, log, s, coi, navigations };
+      };
+      const first = await load(FEW);
+      const again = await load(FEW);  // the worker is installed now
+      const one = await load(`threads=1&${FEW}`);
+      for (const [name, r] of Object.entries({ first, again, 'threads=1': one }))
+        t.diagnostic(`${name}: crossOriginIsolated ${r.coi}, ${r.navigations} navigation(s), loaded ${built(r.log)}, ` +
+          `${r.s && r.s.threads} threads, frame ${r.s && r.s.frame}`);
+      assert.equal(first.coi, true, 'isolated by the worker');
+      assert.equal(first.navigations, 2, 'the load and one reload');
+      assert.equal(built(first.log), 'tidepool-mt');
+      assert.ok(!first.log.requests.includes('/tidepool.wasm'), 'nothing of the single-threaded build before the reload');
+      assert.ok(first.s.threads >= 2, `threads ${first.s.threads}`);
+      assert.equal(again.coi, true);
+      assert.equal(again.navigations, 1, 'a later visit loads isolated at once');
+      assert.equal(built(again.log), 'tidepool-mt');
+      assert.equal(built(one.log), 'tidepool', '?threads=1 still picks one thread');
+      assert.equal(one.s.threads, 1);
+      for (const r of [first, again, one]) {
+        assert.ok(r.s.frame >= 5);
+        assert.deepEqual(r.log.errors, []);
+        assert.deepEqual(r.log.outside, []);
+      }
+    } finally {
+      await closeAll();
+      await host.close();
+    }
   });
 
   test('?threads=1 picks the single-threaded build on an isolated page too', { timeout: LONG * 2 }, async (t) => {
