@@ -526,6 +526,34 @@ TEST_CASE("both solvers report the mean neighbour count a brute-force count find
   }
 }
 
+// The reported density error is the bulk's: a drop flying alone reads
+// far under rho0 (its kernel sum holds itself only) and is counted as spray
+// instead of showing up as a 90 % error.
+TEST_CASE("a lone drop counts as spray and leaves the bulk's density error alone", "[scenes][stats]") {
+  for (const char* preset : {"water", "wcsph"}) {
+    INFO(preset);
+    // The same steps with and without a drop far above the water.
+    FrameStats st[2];
+    float drop_density = 0.0f, rho0 = 0.0f;
+    for (int with_drop = 0; with_drop < 2; ++with_drop) {
+      World w;
+      std::string err;
+      REQUIRE(load_scene(w, "dam-break", SceneSetup{1500, preset, {}}, &err));
+      w.step(1e-5f);
+      if (with_drop) REQUIRE(w.add_particle({3.5f, 2.5f}, {0.0f, 0.0f}) >= 0);
+      st[with_drop] = w.step(1e-5f);
+      if (with_drop) drop_density = w.particles().density[w.count() - 1];
+      rho0 = w.params().rest_density;
+    }
+    INFO("spray " << st[0].spray << " -> " << st[1].spray << ", bulk max error " << st[0].max_density_error << " -> "
+                  << st[1].max_density_error << ", mean " << st[0].mean_density_error << " -> " << st[1].mean_density_error);
+    CHECK(drop_density < 0.5f * rho0);
+    CHECK(st[1].spray == st[0].spray + 1);
+    CHECK(st[1].max_density_error == Approx(st[0].max_density_error).margin(1e-4));
+    CHECK(st[1].mean_density_error == Approx(st[0].mean_density_error).margin(1e-4));
+  }
+}
+
 TEST_CASE("a 16 000-particle DFSPH dam break holds together", "[scenes][safety]") {
   // With only the mean density error to stop on, a few particles in the
   // pool's corners can build up well past max_compression at this

@@ -90,7 +90,16 @@ void stats_section(App& app) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("largest velocity divergence the projection left, and the largest speed");
   } else {
-    ImGui::Text("density error %.3f%% (max %.2f%%)", 100.0f * f.mean_density_error, 100.0f * f.max_density_error);
+    ImGui::Text("density error %.2f%% (max %.1f%%)", 100.0f * f.mean_density_error, 100.0f * f.max_density_error);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("|rho / rho0 - 1| over the water's bulk: every particle at least half as dense as rho0");
+    if (f.spray > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d spray", f.spray);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("particles with less than half a neighbourhood (drops in flight),\n"
+                          "left out of the density error");
+    }
     if (app.world.params().solver == tidepool::Solver::DFSPH)
       ImGui::Text("iterations %d (+%d divergence)", f.solver_iterations, f.divergence_iterations);
   }

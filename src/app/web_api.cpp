@@ -62,6 +62,7 @@ std::string stats_json(const App& app) {
   j += ",\"substeps\":" + std::to_string(s.substeps);
   j += ",\"densityError\":" + json_number(f.mean_density_error);
   j += ",\"maxDensityError\":" + json_number(f.max_density_error);
+  j += ",\"spray\":" + std::to_string(f.spray);
   j += ",\"solverIterations\":" + std::to_string(f.solver_iterations);
   // Grid solvers: their cells and the largest |div u| the projection left
   // [1/s], both 0 for particles; solverError is the last substep's final

@@ -143,13 +143,13 @@ void dump_frame(FILE* f, const World& w) {
 void write_stats(FILE* f, long frame, const FrameStats& s) {
   std::fprintf(f,
                "{\"frame\":%ld,\"t\":%.6f,\"particles\":%d,\"substeps\":%d,\"dt\":%.6g,"
-               "\"max_density_error\":%.6g,\"mean_density_error\":%.6g,\"max_speed\":%.6g,"
+               "\"max_density_error\":%.6g,\"mean_density_error\":%.6g,\"spray\":%d,\"max_speed\":%.6g,"
                "\"kinetic_energy\":%.6g,\"mean_neighbours\":%.4g,\"solver_iterations\":%d,"
                "\"divergence_iterations\":%d,\"solver_error\":%.6g,\"substep_cap_hit\":%s,"
                "\"contained\":%s,\"contained_particles\":%d,\"cells\":%d,\"max_divergence\":%.6g,"
                "\"stage_ms\":{",
                frame, s.time, s.particles, s.substeps, static_cast<double>(s.dt),
-               static_cast<double>(s.max_density_error), static_cast<double>(s.mean_density_error),
+               static_cast<double>(s.max_density_error), static_cast<double>(s.mean_density_error), s.spray,
                static_cast<double>(s.max_speed), s.kinetic_energy,
                static_cast<double>(s.mean_neighbours), s.solver_iterations,
                s.divergence_iterations, static_cast<double>(s.solver_error),

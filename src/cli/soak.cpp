@@ -75,7 +75,8 @@ struct Crash {
 };
 Crash g_crash;
 
-void write_crash_repro(const char* what) {
+// (Unused in a build with neither hook: the browser's.)
+[[maybe_unused]] void write_crash_repro(const char* what) {
   Crash& c = g_crash;
   if (!c.session || c.written) return;
   c.written = true;

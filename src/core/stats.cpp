@@ -15,8 +15,12 @@ void compute_stats(const WorldState& s, FrameStats& st) {
   const float rho0 = s.params.rest_density;
   double err_sum = 0.0, ke = 0.0;
   float err_max = 0.0f, v2max = 0.0f;
+  int spray = 0;
   for (int i = 0; i < n; ++i) {
-    const float e = std::fabs(p.density[i] / rho0 - 1.0f);
+    const float ratio = p.density[i] / rho0;
+    const bool sparse = ratio < 0.5f;  // FrameStats: spray
+    const float e = sparse ? 0.0f : std::fabs(ratio - 1.0f);
+    spray += sparse;
     err_sum += e;
     err_max = std::max(err_max, e);
     const float v2 = p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i];
@@ -24,7 +28,8 @@ void compute_stats(const WorldState& s, FrameStats& st) {
     ke += 0.5 * s.params.mass * v2;
   }
   st.max_density_error = err_max;
-  st.mean_density_error = n ? static_cast<float>(err_sum / n) : 0.0f;
+  st.mean_density_error = n > spray ? static_cast<float>(err_sum / (n - spray)) : 0.0f;
+  st.spray = spray;
   st.max_speed = std::sqrt(v2max);
   st.kinetic_energy = ke;
   st.mean_neighbours = s.solver->mean_neighbours(n);
