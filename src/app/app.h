@@ -144,6 +144,15 @@ struct App {
   double fps_window_start = 0.0;
   int fps_window_frames = 0;
 
+  // Tilt (the page's, from the device's orientation; set_tilt()): while on,
+  // gravity is the scene's |g| along tilt_down, the world's down direction
+  // projected on the screen's plane (shorter as the screen lies flatter).
+  // `gravity` is the scene's own, with the panel's edits, restored when
+  // tilt goes off.
+  bool tilt = false;
+  glm::vec2 tilt_down{0.0f, -1.0f};
+  glm::vec2 gravity{0.0f, -9.81f};
+
   // Input.
   Tool tool = Tool::Push;
   float pointer_radius = 0.2f;    // [m], set per scene
@@ -175,6 +184,9 @@ bool set_param_text(App& app, const std::string& name, const std::string& text, 
 // `frames` fixed 1/60 s ticks at once, whatever the clock says (paused or
 // not): the same state from the same start in every build and thread count.
 void advance_frames(App& app, int frames);
+// Tilt on or off, with down = the projected down direction (|down| <= 1);
+// false (and nothing changed) for a non-finite or longer one.
+bool set_tilt(App& app, bool on, glm::vec2 down);
 std::vector<std::pair<std::string, float>> override_list(const App& app);
 // The pool's threads (1 before it exists).
 int pool_threads(const App& app);

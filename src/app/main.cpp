@@ -237,6 +237,22 @@ std::vector<std::pair<std::string, float>> override_list(const App& app) {
   return {app.overrides.begin(), app.overrides.end()};
 }
 
+namespace {
+
+// The world's gravity: the scene's, or under tilt its magnitude along the
+// device's down.
+void apply_gravity(App& app) {
+  const float g = std::sqrt(app.gravity.x * app.gravity.x + app.gravity.y * app.gravity.y);
+  const glm::vec2 want = app.tilt ? g * app.tilt_down : app.gravity;
+  tidepool::Params p = app.world.params();
+  if (p.gravity_x == want.x && p.gravity_y == want.y) return;
+  p.gravity_x = want.x;
+  p.gravity_y = want.y;
+  app.world.set_params(p);  // within range: |want| <= |gravity|
+}
+
+}  // namespace
+
 bool load(App& app, const std::string& scene, int particles) {
   const tidepool::SceneInfo* info = tidepool::find_scene(scene);
   if (!info) {
@@ -270,6 +286,8 @@ bool load(App& app, const std::string& scene, int particles) {
     }
   }
   app.world = std::move(fresh);
+  app.gravity = {app.world.params().gravity_x, app.world.params().gravity_y};
+  apply_gravity(app);
   app.thread_choice.restart();  // other work: its timings start again
   app.scene = scene;
   app.particles_requested = particles;
@@ -285,6 +303,14 @@ bool load(App& app, const std::string& scene, int particles) {
   // grid) gives way to the kind's own.
   const bool has_field = app.world.field() != nullptr || grid;
   if (!color_mode_fits(app.render.color, has_field)) app.render.color = default_color_mode(has_field);
+  return true;
+}
+
+bool set_tilt(App& app, bool on, glm::vec2 down) {
+  if (!std::isfinite(down.x) || !std::isfinite(down.y) || down.x * down.x + down.y * down.y > 1.0001f) return false;
+  app.tilt = on;
+  app.tilt_down = down;
+  apply_gravity(app);
   return true;
 }
 
@@ -306,6 +332,10 @@ bool set_param(App& app, const std::string& name, float value, std::string* erro
     return false;
   }
   app.overrides[name] = info->get(app.world.params());
+  if (name == "gravity_x" || name == "gravity_y") {
+    app.gravity = {app.world.params().gravity_x, app.world.params().gravity_y};
+    apply_gravity(app);
+  }
   return true;
 }
 

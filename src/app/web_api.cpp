@@ -84,6 +84,9 @@ std::string stats_json(const App& app) {
   j += ",\"scene\":" + json_string(app.scene);
   j += ",\"color\":" + json_string(color_mode_name(app.render.color));
   j += std::string(",\"paused\":") + (app.paused ? "true" : "false");
+  j += std::string(",\"tilt\":") + (app.tilt ? "true" : "false");
+  j += ",\"gravity\":{\"x\":" + json_number(app.world.params().gravity_x) + ",\"y\":" +
+       json_number(app.world.params().gravity_y) + "}";
   j += std::string(",\"awake\":") + (app.awake ? "true" : "false");
   j += std::string(",\"panelOpen\":") + (app.panel_open ? "true" : "false");
   j += std::string(",\"glReady\":") + (app.gl_ready ? "true" : "false");
@@ -274,6 +277,13 @@ EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
 
 // Share links (shell/index.html): the setup as JSON, and what applying one
 // needs beyond setParam and reset. Every value is checked here.
+// Tilt on (1) or off (0), with the down direction projected on the screen
+// (x right, y up, length <= 1): see set_tilt().
+EMSCRIPTEN_KEEPALIVE int tp_set_tilt(int on, float x, float y) {
+  if (!g_app) return 0;
+  return tidepool::app::set_tilt(*g_app, on != 0, {x, y}) ? 1 : 0;
+}
+
 EMSCRIPTEN_KEEPALIVE const char* tp_share_json() {
   if (!g_app) return "null";
   tidepool::app::g_json = tidepool::app::share_json(*g_app);

@@ -470,6 +470,60 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     }
   });
 
+  test('tilt: a phone tipped 45° to the right moves the water right; tilt off points gravity down again', { timeout: LONG * 3 }, async (t) => {
+    // DeviceOrientation: beta tips the phone front to back, gamma left to
+    // right; lying flat (beta 0) and tipped right (gamma 45°), down in the
+    // screen's plane is to the right.
+    const orient = (page, beta, gamma) =>
+      page.evaluate(([b, g]) => window.dispatchEvent(new DeviceOrientationEvent('deviceorientation', { alpha: 0, beta: b, gamma: g })), [beta, gamma]);
+    const phone = { hasTouch: true, viewport: { width: 390, height: 844 } };
+    const runs = {};
+    for (const [name, gamma] of [['right', 45], ['left', -45]]) {
+      const { page, log } = await openPage(`/?scene=drop&paused=1&${FEW}`, phone);
+      await ready(page, 2);
+      const s0 = await stats(page);
+      await orient(page, 90, 0);  // upright: down is down
+      const upright = await stats(page);
+      await orient(page, 0, gamma);
+      const tipped = await stats(page);
+      assert.equal(await page.evaluate(() => window.tidepool.advance(60)), true);
+      const s1 = await stats(page);
+      runs[name] = { s0, upright, tipped, s1 };
+      if (name === 'right') {
+        assert.equal(await page.evaluate(() => window.tidepool.tilt(false)), true);
+        await orient(page, 0, 45);  // ignored while off
+        runs.off = await stats(page);
+      }
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+    const g0 = Math.hypot(runs.right.s0.gravity.x, runs.right.s0.gravity.y);
+    for (const [name, r] of Object.entries(runs))
+      t.diagnostic(`${name}: tilt ${(r.s1 || r).tilt}, gravity upright (${r.upright ? r.upright.gravity.x.toFixed(2) : '-'}, ` +
+        `${r.upright ? r.upright.gravity.y.toFixed(2) : '-'}), tipped (${r.tipped ? r.tipped.gravity.x.toFixed(2) : '-'}, ` +
+        `${r.tipped ? r.tipped.gravity.y.toFixed(2) : '-'}); mean x ${r.s0 ? r.s0.mean.x.toFixed(3) : '-'} -> ` +
+        `${(r.s1 || r).mean.x.toFixed(3)}`);
+    assert.ok(g0 > 9, `the scene's gravity ${g0}`);
+    assert.equal(runs.right.upright.tilt, true, 'on by default on a touch screen: the first reading applies');
+    assert.ok(Math.abs(runs.right.upright.gravity.x) < 1e-3 && Math.abs(runs.right.upright.gravity.y + g0) < 1e-3 * g0);
+    assert.ok(Math.abs(runs.right.tipped.gravity.x - g0 * Math.SQRT1_2) < 1e-3 * g0, 'tipped 45°: g sin 45° to the right');
+    assert.ok(Math.abs(runs.right.tipped.gravity.y) < 1e-3 * g0);
+    assert.ok(runs.left.tipped.gravity.x < -0.7 * g0);
+    const moved = runs.right.s1.mean.x - runs.left.s1.mean.x;
+    assert.ok(moved > 0.2, `the water runs to the side the phone tips to (${moved.toFixed(3)} m apart)`);
+    assert.ok(runs.right.s1.mean.x > runs.right.s0.mean.x + 0.1, 'tipped right, the water moves right');
+    assert.equal(runs.off.tilt, false);
+    assert.ok(Math.abs(runs.off.gravity.x) < 1e-6 && Math.abs(runs.off.gravity.y + g0) < 1e-3 * g0, 'tilt off: gravity points down again');
+    // A desktop has no tilt unless asked.
+    const { page } = await openPage(`/?scene=drop&paused=1&${FEW}`);
+    await ready(page, 2);
+    await orient(page, 0, 45);
+    const desk = await stats(page);
+    assert.equal(desk.tilt, false);
+    assert.ok(Math.abs(desk.gravity.x) < 1e-6, 'a desktop ignores the sensor');
+    await closeAll();
+  });
+
   test('HiDPI: the canvas follows devicePixelRatio and the window size', { timeout: LONG * 2 }, async (t) => {
     const { page, log } = await openPage(`/?${FEW}&paused=1`, { deviceScaleFactor: 2, viewport: { width: 640, height: 400 } });
     await ready(page, 3);
