@@ -68,9 +68,10 @@ bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec
 
 // Moves *pos, which a push out of obstacle o left outside the box b, back
 // onto the wall it crossed and along that wall out of o to `radius` off
-// o's surface, trying first the way o's normal points. The distance to a convex obstacle is
-// convex along a wall, so the part of the wall inside o is one interval.
-// Where o covers the wall to both ends the clamped position stands.
+// o's surface, trying first the way o's normal points. The distance to a
+// convex obstacle is convex along a wall, so the part of the wall inside o
+// is one interval, which a bisection bounds. Where o covers the wall to
+// both ends, the clamped position stands.
 void slide_along_wall(const Obstacle& o, const Box& b, float radius, glm::vec2* pos);
 
 // How many times leave_obstacles() goes over the obstacles at most.

@@ -311,7 +311,8 @@ void DfsphSolver::predict_velocities(WorldState& s, float dt, bool divergence) {
       // The container first, then the obstacles, as in collide().
       glm::vec2 pos = from + dt * glm::vec2(p.vx[i], p.vy[i]);
       pos = glm::vec2(keep_inside(pos.x, b.min.x, b.max.x, e), keep_inside(pos.y, b.min.y, b.max.y, e));
-      if (!leave_obstacles(s.obstacles, b, from, radius, e, &pos, [](glm::vec2) {})) continue;  // as above
+      // Untouched by any obstacle: the container's answer above stands.
+      if (!leave_obstacles(s.obstacles, b, from, radius, e, &pos, [](glm::vec2) {})) continue;
       v_pred[2 * i] = (pos.x - from.x) / dt;
       v_pred[2 * i + 1] = (pos.y - from.y) / dt;
     }
