@@ -251,6 +251,13 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
     if (!threshold_set) params.surface_threshold = kSurfaceThresholdTimesH / params.h;
     // A user-chosen mass sets the spacing: spacing^2 = mass / rho0.
     if (mass_set) res.spacing = std::sqrt(params.mass / params.rest_density);
+  } else if (problems.empty() && !mass_set) {
+    // A grid scene has no particles to size: the world's particle spacing
+    // carries over, its mass following this scene's rest density, so that
+    // h keeps its measure in spacings (validate()).
+    const Params& before = world.params();
+    const float spacing = std::sqrt(before.mass / before.rest_density);
+    params.mass = params.rest_density * spacing * spacing;
   }
   for (const std::string& p : validate(params)) problems.push_back(p);
   if (!problems.empty()) {
