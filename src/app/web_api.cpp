@@ -275,8 +275,6 @@ EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
   return 1;
 }
 
-// Share links (shell/index.html): the setup as JSON, and what applying one
-// needs beyond setParam and reset. Every value is checked here.
 // Tilt on (1) or off (0), with the down direction projected on the screen
 // (x right, y up, length <= 1): see set_tilt().
 EMSCRIPTEN_KEEPALIVE int tp_set_tilt(int on, float x, float y) {
@@ -284,6 +282,8 @@ EMSCRIPTEN_KEEPALIVE int tp_set_tilt(int on, float x, float y) {
   return tidepool::app::set_tilt(*g_app, on != 0, {x, y}) ? 1 : 0;
 }
 
+// Share links (shell/index.html): the setup as JSON, and what applying one
+// needs beyond setParam and reset. Every value is checked here.
 EMSCRIPTEN_KEEPALIVE const char* tp_share_json() {
   if (!g_app) return "null";
   tidepool::app::g_json = tidepool::app::share_json(*g_app);
