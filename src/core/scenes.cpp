@@ -27,12 +27,23 @@ Region disc(float cx, float cy, float r, glm::vec2 v = glm::vec2(0.0f)) {
   return Region{Region::Kind::Disc, {cx, cy}, {r, 0.0f}, v};
 }
 
+// Where a scene's point lands in its tank: scenes are written for their
+// own box, from the origin, and a tank of another shape stretches them,
+// x by s.x and y by s.y with s.x s.y = 1, so every area (and the water's
+// volume) is kept. Radii and widths are not stretched: discs stay round.
+struct Place {
+  glm::vec2 s{1.0f};
+  glm::vec2 operator()(float x, float y) const { return {x * s.x, y * s.y}; }
+  Box operator()(const Box& b) const { return {b.min * s, b.max * s}; }
+};
+
 // What a scene builder fills in; load_scene turns it into a World.
 struct Layout {
   Box box;
   std::vector<Region> fluid;
   float area_for_spacing = 0.0f;  // when the fluid arrives later (emitters)
-  std::function<void(World&, const Resolution&, int particles)> extras;
+  std::function<void(World&, const Resolution&, int particles, const Place&)> extras;
+  bool fixed_shape = false;  // a benchmark's tank, which must keep its shape
 };
 
 struct SceneDef {
@@ -98,7 +109,8 @@ void cavity_tune(Params& p) {
 Layout cavity_layout() {
   Layout l;
   l.box = Box{{0.0f, 0.0f}, {1.0f, 1.0f}};
-  l.extras = [](World& w, const Resolution&, int) {
+  l.fixed_shape = true;  // Ghia, Ghia & Shin's unit square
+  l.extras = [](World& w, const Resolution&, int, const Place&) {
     w.fill_dye(Box{{0.0f, 0.5f}, {1.0f, 1.0f}}, {0.9f, 0.3f, 0.2f});
     w.fill_dye(Box{{0.0f, 0.0f}, {1.0f, 0.5f}}, {0.15f, 0.45f, 0.9f});
   };
@@ -113,9 +125,9 @@ void stir_tune(Params& p) {
 Layout stir_layout() {
   Layout l;
   l.box = Box{{0.0f, 0.0f}, {4.0f, 3.0f}};
-  l.extras = [](World& w, const Resolution&, int) {
+  l.extras = [](World& w, const Resolution&, int, const Place& at) {
     const glm::vec3 bands[4] = {{0.95f, 0.3f, 0.35f}, {0.98f, 0.8f, 0.2f}, {0.25f, 0.85f, 0.5f}, {0.25f, 0.5f, 1.0f}};
-    for (int k = 0; k < 4; ++k) w.fill_dye(Box{{float(k), 0.0f}, {float(k + 1), 3.0f}}, 0.8f * bands[k]);
+    for (int k = 0; k < 4; ++k) w.fill_dye(at(Box{{float(k), 0.0f}, {float(k + 1), 3.0f}}), 0.8f * bands[k]);
   };
   return l;
 }
@@ -129,16 +141,16 @@ void smoke_tune(Params& p) {
 Layout smoke_layout() {
   Layout l;
   l.box = Box{{0.0f, 0.0f}, {3.0f, 4.0f}};
-  l.extras = [](World& w, const Resolution&, int) {
-    w.add_circle({1.5f, 2.2f}, 0.35f);
+  l.extras = [](World& w, const Resolution&, int, const Place& at) {
+    w.add_circle(at(1.5f, 2.2f), 0.35f);
     Emitter e;
-    e.position = {1.5f, 0.25f};
+    e.position = at(1.5f, 0.25f);
     e.velocity = {0.0f, 1.0f};
     e.width = 0.5f;
     w.add_emitter(e);
     // A vent in the ceiling lets the smoke out, so the tank never fills.
     Sink vent;
-    vent.position = {1.5f, 4.0f};
+    vent.position = at(1.5f, 4.0f);
     vent.radius = 0.7f;
     w.add_sink(vent);
   };
@@ -175,12 +187,12 @@ const std::vector<SceneDef>& scene_defs() {
          Layout l;
          l.box = Box{{0.0f, 0.0f}, {2.0f, 2.0f}};
          l.area_for_spacing = 0.45f;
-         l.extras = [](World& w, const Resolution& res, int particles) {
+         l.extras = [](World& w, const Resolution& res, int particles, const Place& at) {
            const float wall = std::max(0.02f, res.spacing);
            // A glass: a U of capsules, slightly flared.
-           w.add_polyline({{0.55f, 1.1f}, {0.65f, 0.25f}, {1.35f, 0.25f}, {1.45f, 1.1f}}, wall);
+           w.add_polyline({at(0.55f, 1.1f), at(0.65f, 0.25f), at(1.35f, 0.25f), at(1.45f, 1.1f)}, wall);
            Emitter e;
-           e.position = {0.9f, 1.8f};
+           e.position = at(0.9f, 1.8f);
            e.velocity = {0.0f, -2.0f};
            e.width = std::max(0.12f, 4.0f * res.spacing);
            e.limit = particles;
@@ -207,9 +219,37 @@ const std::vector<SceneDef>& scene_defs() {
   return defs;
 }
 
-bool build(World& world, const Layout& layout, const char* preset, const std::function<void(Params&)>& tune,
+// The stretch that gives a scene's tank the aspect (width / height) and
+// keeps its area; none for aspect 0 or a tank of fixed shape.
+Place place_for(const Layout& l, float aspect) {
+  Place at;
+  if (l.fixed_shape || aspect == 0.0f) return at;
+  const glm::vec2 size = l.box.max - l.box.min;
+  const float k = std::sqrt(aspect * size.y / size.x);  // new width / old width
+  at.s = {k, 1.0f / k};
+  return at;
+}
+
+// The layout in a tank stretched by `at`: the box and the fluid's rectangles
+// stretch, discs of fluid move with their centres and stay round.
+Layout placed(Layout l, const Place& at) {
+  l.box = at(l.box);
+  for (Region& r : l.fluid) {
+    r.a = at(r.a.x, r.a.y);
+    if (r.kind == Region::Kind::Rect) r.b = at(r.b.x, r.b.y);
+  }
+  return l;
+}
+
+bool build(World& world, const Layout& native, const char* preset, const std::function<void(Params&)>& tune,
            const SceneSetup& setup, std::string* error) {
   std::vector<std::string> problems;
+  if (setup.aspect != 0.0f && !(setup.aspect >= kMinAspect && setup.aspect <= kMaxAspect)) {
+    problems.push_back("aspect = " + std::to_string(setup.aspect) + ": must be 0 (the scene's own) or in [" +
+                       std::to_string(kMinAspect) + ", " + std::to_string(kMaxAspect) + "]");
+  }
+  const Place at = problems.empty() ? place_for(native, setup.aspect) : Place{};
+  const Layout layout = placed(native, at);
   Params params = world.params();
   const std::string preset_name = setup.preset.empty() ? preset : setup.preset;
   if (!apply_preset(params, preset_name)) problems.push_back("preset '" + preset_name + "': unknown");
@@ -278,7 +318,7 @@ bool build(World& world, const Layout& layout, const char* preset, const std::fu
   fresh.reserve(points);
   for (const Region& r : layout.fluid)
     for_each_point(r, res.spacing, [&](glm::vec2 q) { fresh.add_particle(q, r.velocity); });
-  if (layout.extras) layout.extras(fresh, res, particles);
+  if (layout.extras) layout.extras(fresh, res, particles, at);
   world = std::move(fresh);
   return true;
 }
@@ -321,6 +361,28 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
   }
   if (error) *error = "scene '" + std::string(name) + "': unknown (see `tidepool scenes`)";
   return false;
+}
+
+bool fit_tank(World& world, float aspect) {
+  if (!(aspect >= kMinAspect && aspect <= kMaxAspect)) return false;
+  const Box& b = world.box();
+  glm::vec2 size = b.max - b.min;
+  // A quarter turn counterclockwise when the tank would change between
+  // portrait and landscape: the floor becomes the right wall, as for a
+  // phone turned that way, and the water falls to the new floor.
+  glm::mat2 m(1.0f);
+  glm::vec2 offset = -b.min;
+  const float now = size.x / size.y;
+  if ((now < 1.0f) != (aspect < 1.0f) && std::fabs(std::log(aspect / now)) > std::log(1.5f)) {
+    m = glm::mat2(0.0f, 1.0f, -1.0f, 0.0f);  // columns: x -> (0, 1), y -> (-1, 0)
+    offset = glm::vec2(b.max.y, -b.min.x);   // (x, y) -> (max.y - y, x - min.x)
+    size = {size.y, size.x};
+  }
+  // Then the stretch to the aspect, keeping the area.
+  const float k = std::sqrt(aspect * size.y / size.x);
+  const glm::mat2 stretch(k, 0.0f, 0.0f, 1.0f / k);
+  const Box tank{{0.0f, 0.0f}, {size.x * k, size.y / k}};
+  return world.transform(stretch * m, stretch * offset, tank);
 }
 
 bool build_dam_break(World& world, float column_w, float column_h, float tank_w, float tank_h,

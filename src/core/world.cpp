@@ -158,6 +158,42 @@ void World::set_box(const Box& box) {
 }
 const Box& World::box() const { return s_->box; }
 
+bool World::transform(const glm::mat2& m, glm::vec2 offset, const Box& box) {
+  WorldState& s = *s_;
+  const bool finite = std::isfinite(m[0][0]) && std::isfinite(m[0][1]) && std::isfinite(m[1][0]) &&
+                      std::isfinite(m[1][1]) && std::isfinite(offset.x) && std::isfinite(offset.y);
+  const bool box_ok = std::isfinite(box.min.x) && std::isfinite(box.min.y) && std::isfinite(box.max.x) &&
+                      std::isfinite(box.max.y) && box.max.x > box.min.x && box.max.y > box.min.y;
+  if (!finite || !box_ok || s.solver->field()) return false;
+  auto place = [&](glm::vec2 q) {
+    const glm::vec2 r = m * q + offset;
+    return glm::clamp(r, box.min, box.max);  // rounding must not leave a particle outside
+  };
+  auto turn = [&](Array<float>& x, Array<float>& y, bool point) {
+    for (size_t i = 0; i < x.size(); ++i) {
+      const glm::vec2 r = point ? place({x[i], y[i]}) : m * glm::vec2(x[i], y[i]);
+      x[i] = r.x;
+      y[i] = r.y;
+    }
+  };
+  Particles& p = s.particles;
+  turn(p.x, p.y, true);
+  turn(p.x_prev, p.y_prev, true);
+  turn(p.vx, p.vy, false);
+  turn(p.ax, p.ay, false);
+  for (Obstacle& o : s.obstacles) {
+    o.a = m * o.a + offset;
+    o.b = m * o.b + offset;
+  }
+  for (Emitter& e : s.sources.emitters) {
+    e.position = m * e.position + offset;
+    e.velocity = m * e.velocity;
+  }
+  for (Sink& k : s.sources.sinks) k.position = m * k.position + offset;
+  s.box = box;
+  return true;
+}
+
 int World::add_particle(glm::vec2 position, glm::vec2 velocity) { return s_->add_particle(position, velocity); }
 
 void World::clear_particles() {

@@ -20,6 +20,8 @@ struct SceneInfo {
 const std::vector<SceneInfo>& scenes();
 const SceneInfo* find_scene(std::string_view name);
 
+constexpr float kMinAspect = 0.25f, kMaxAspect = 4.0f;
+
 struct SceneSetup {
   int particles = 0;    // about this many (the lattice is rounded); 0 = scene default
   std::string preset;   // parameter preset; empty = the scene's own
@@ -27,12 +29,25 @@ struct SceneSetup {
   // preset; an override of h, mass or surface_threshold replaces the value
   // the scene derives from its spacing.
   std::vector<std::pair<std::string, float>> overrides;
+  // The tank's width / height: 0 = the scene's own, else in [kMinAspect,
+  // kMaxAspect]. The scene is stretched to it with its area kept (a
+  // benchmark's tank, the cavity's, keeps its shape).
+  float aspect = 0.0f;
 };
 
 // Builds scene `name` into `world` (particles, parameters, box, obstacles,
 // emitters, sinks; the parallel-for hook is kept). On failure returns false
 // with every problem in *error (one per line) and leaves `world` untouched.
 bool load_scene(World& world, std::string_view name, const SceneSetup& setup, std::string* error);
+
+// Gives the running world's tank the aspect (width / height, within
+// [kMinAspect, kMaxAspect]) with its area, carrying everything in it
+// (World::transform): a quarter turn first when the tank changes between
+// portrait and landscape by more than 1.5x, as a phone turned on its side
+// turns its tank, then a stretch that keeps the water's volume. The tank
+// lands with its corner at the origin. False, and nothing changed, for a
+// grid solver or an aspect out of range.
+bool fit_tank(World& world, float aspect);
 
 // Support radius per particle spacing. 2.8 gives about 24 neighbours in 2D,
 // lattice sums within 0.2 % of rest density for both the poly6 and the cubic

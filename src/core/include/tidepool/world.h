@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/mat2x2.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
@@ -48,6 +49,12 @@ class World {
   void set_box(const Box& box);
   /// The container.
   const Box& box() const;
+  /// Carries the container and everything in it through p -> m p + offset onto `box`: particles
+  /// (velocities and accelerations by m alone), obstacles, emitters (their jets by m) and sinks,
+  /// radii and widths kept. A quarter turn, or a stretch with det m = 1, keeps the water's volume.
+  /// False, and nothing changed, for a grid solver (its fields are sized to the box) or a
+  /// non-finite map or box.
+  bool transform(const glm::mat2& m, glm::vec2 offset, const Box& box);
   /// Adds a particle; returns its id, or -1 when full or when position or velocity is not finite.
   int add_particle(glm::vec2 position, glm::vec2 velocity = glm::vec2(0.0f));
   /// Removes every particle and restarts time, ids and stats.
