@@ -84,7 +84,7 @@ wasm() {
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs &&
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs tests/phone.test.mjs &&
     node report.mjs --runs 3
 }
 

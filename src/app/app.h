@@ -17,6 +17,7 @@
 #include "tidepool/scenes.h"
 #include "tidepool/world.h"
 
+#include "quality.h"
 #include "renderer.h"
 #include "thread_choice.h"
 #include "thread_pool.h"
@@ -44,12 +45,13 @@ constexpr int kMaxThreads = TIDEPOOL_APP_MAX_THREADS;
 struct Options {
   std::string scene = "dam-break";
   int particles = 0;  // 0: the scene's default
-  ColorMode color = ColorMode::Water;
+  ColorMode color = ColorMode::Liquid;  // the water's surface; particles one tap away
   bool paused = false;
   bool embed = false;  // panel starts hidden behind a small button
   int frames = 0;      // native: quit after this many frames (smoke tests)
   std::string screenshot;  // native: a PNG of the last frame, written here
   int threads = 0;     // 0: min(cores, kMaxThreads); a build without threads has 1
+  float aspect = 0.0f; // the tank's width / height to start with (a share link's); 0: the screen's
 };
 
 // Bad values are reported through warn() and left at their defaults; only
@@ -62,7 +64,9 @@ void warn(const std::string& text);
 // Input: a contact is the mouse (id -1) or one finger; each active contact
 // becomes one PointerForce, or draws/erases obstacles with the obstacle tool.
 // ---------------------------------------------------------------------------
-enum class Tool : int { Push = 0, Draw = 1, Erase = 2 };
+// Pull is Push with every contact pulling: fingers have no right button.
+enum class Tool : int { Push = 0, Draw = 1, Erase = 2, Pull = 3 };
+const char* tool_name(Tool tool);
 
 struct Contact {
   bool pull = false;            // right button or a modifier: pulls in
@@ -103,6 +107,9 @@ struct View {
   int width = 1, height = 1;   // framebuffer pixels
   glm::vec2 center{0.0f};      // world point at the canvas centre
   float scale = 1.0f;          // pixels per metre
+  // The part the tank may use (x0, y0, x1, y1, framebuffer pixels, y
+  // down): the canvas less the page's controls and a docked panel.
+  std::array<float, 4> room{0.0f, 0.0f, 1.0f, 1.0f};
   glm::vec2 to_world(glm::vec2 px) const {
     return center + glm::vec2(px.x - 0.5f * width, 0.5f * height - px.y) / scale;
   }
@@ -119,11 +126,19 @@ struct App {
   tidepool::ThreadChoice thread_choice;
   tidepool::World world;
   std::string scene;
-  int particles_requested = 0;
+  int particles_requested = 0;  // the user's count; 0: auto quality's, else the scene's
+  AutoQuality quality;          // on the web, unless the user fixed the count
   // Parameters changed in the panel or through setParam: they survive a
   // reset (and a particle-count change), but not a change of scene.
   std::map<std::string, float> overrides;
   std::string param_error;  // last rejected edit, shown in the panel
+  // The tank's shape (width / height) the scene was laid out for: the
+  // screen's, less the page's controls and a docked panel (update_sizes()).
+  // When the screen's shape leaves it for a moment, the tank is laid out
+  // again (fit_tank: the water kept) and this follows.
+  float tank_aspect = 0.0f;
+  float want_aspect = 0.0f;     // the screen's shape, while it differs
+  double want_since_ms = -1.0;  // since when
 
   bool paused = false;
   bool step_once = false;
@@ -154,6 +169,9 @@ struct App {
   glm::vec2 gravity{0.0f, -9.81f};
 
   // Input.
+  // Until the first touch, click, key or scripted change, a slow stir
+  // moves the water (idle_stir()), so an untouched page is plainly alive.
+  bool idle = true;
   Tool tool = Tool::Push;
   float pointer_radius = 0.2f;    // [m], set per scene
   float pointer_strength = 40.0f;  // [m/s^2]
@@ -164,6 +182,11 @@ struct App {
 
   // Panel.
   bool panel_open = true;
+  // The page's own controls (a touch bar): the CSS pixels they cover along
+  // the top, right, bottom and left edges. While the page has them, the
+  // folded panel shows nothing: the page opens it.
+  bool page_controls = false;
+  std::array<float, 4> insets{0.0f, 0.0f, 0.0f, 0.0f};
   // Rectangles (x, y, w, h in window units) of the panel's windows this
   // frame: a finger that lands there belongs to the panel, not the water.
   std::vector<std::array<float, 4>> ui_rects;
@@ -187,6 +210,9 @@ void advance_frames(App& app, int frames);
 // Tilt on or off, with down = the projected down direction (|down| <= 1);
 // false (and nothing changed) for a non-finite or longer one.
 bool set_tilt(App& app, bool on, glm::vec2 down);
+// The page's controls along each edge (top, right, bottom, left; CSS
+// pixels, each within [0, 4096]); false (nothing changed) otherwise.
+bool set_page_controls(App& app, const std::array<float, 4>& insets);
 std::vector<std::pair<std::string, float>> override_list(const App& app);
 // The pool's threads (1 before it exists).
 int pool_threads(const App& app);
@@ -198,7 +224,12 @@ int threads_in_use(const App& app);
 void handle_event(App& app, const SDL_Event& event, bool ui_wants_mouse);
 void update_forces(App& app, float frame_dt);
 void release_all_contacts(App& app);
+// Ends the idle motion for good, and its force at once.
+void end_idle(App& app);
 float eraser_radius(const App& app);
+// Whether a contact pulls the water in: the pull tool, or push with the
+// right button or a modifier held (and the other way round).
+inline bool pulls(const App& app, const Contact& c) { return c.pull != (app.tool == Tool::Pull); }
 
 // Panel (panel.cpp).
 void draw_panel(App& app);

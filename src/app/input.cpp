@@ -81,6 +81,16 @@ bool pull_modifier() { return (SDL_GetModState() & (KMOD_SHIFT | KMOD_CTRL | KMO
 
 }  // namespace
 
+const char* tool_name(Tool tool) {
+  switch (tool) {
+    case Tool::Push: return "push";
+    case Tool::Pull: return "pull";
+    case Tool::Draw: return "draw";
+    case Tool::Erase: return "erase";
+  }
+  return "?";
+}
+
 float eraser_radius(const App& app) { return std::max(0.5f * app.pointer_radius, 2.0f * app.obstacle_radius); }
 
 void release_all_contacts(App& app) {
@@ -88,7 +98,48 @@ void release_all_contacts(App& app) {
   app.forces.clear();
 }
 
+void end_idle(App& app) {
+  if (!app.idle) return;
+  app.idle = false;
+  app.forces.clear();  // the contacts' come back with the next frame
+  app.world.set_pointers(app.forces);
+}
+
+namespace {
+
+// The idle motion: a soft paddle that sweeps to and fro along the tank at
+// the water's surface (twice its mean height; mid-tank for a grid) every
+// 12 s of simulated time, pressing a little and dragging the water along,
+// so waves run slowly. It starts once the scene
+// has played its first seconds by itself; not in a lid-driven cavity,
+// whose flow is the benchmark's.
+constexpr double kIdlePeriod = 12.0;  // [s]
+constexpr double kIdleAfter = 3.0;    // [s]
+
+void idle_stir(App& app) {
+  if (!app.idle || app.paused || app.world.params().lid_speed != 0.0f) return;
+  const tidepool::Box& b = app.world.box();
+  const glm::vec2 size = b.max - b.min;
+  const bool particles = app.world.field() == nullptr;
+  if (particles && app.world.count() == 0) return;
+  const double t = app.world.time() - kIdleAfter;
+  if (t < 0.0) return;
+  const double w = 2.0 * 3.14159265358979 / kIdlePeriod;
+  tidepool::PointerForce f;
+  f.position = {b.min.x + size.x * static_cast<float>(0.5 + 0.3 * std::sin(w * t)),
+                particles ? b.min.y + 2.0f * (app.stats.mean.y - b.min.y) : b.min.y + 0.5f * size.y};
+  f.velocity = {size.x * static_cast<float>(0.3 * w * std::cos(w * t)), 0.0f};
+  f.radius = 0.15f * std::min(size.x, size.y);
+  const float ease = static_cast<float>(std::min(t / 2.0, 1.0));  // in over 2 s
+  f.strength = 15.0f * ease;
+  f.stir = 5.0f * ease;
+  app.forces.push_back(f);
+}
+
+}  // namespace
+
 void handle_event(App& app, const SDL_Event& e, bool ui_wants_mouse) {
+  if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_FINGERDOWN || e.type == SDL_KEYDOWN) end_idle(app);
   int ww = 1, wh = 1;
   if (app.window) SDL_GetWindowSize(app.window, &ww, &wh);
   switch (e.type) {
@@ -160,11 +211,12 @@ void update_forces(App& app, float frame_dt) {
     c.last_world = c.world;
 
     switch (app.tool) {
-      case Tool::Push: {
+      case Tool::Push:
+      case Tool::Pull: {
         tidepool::PointerForce f;
         f.position = c.world;
         f.radius = app.pointer_radius;
-        f.strength = c.pull ? -app.pointer_strength : app.pointer_strength;
+        f.strength = pulls(app, c) ? -app.pointer_strength : app.pointer_strength;
         f.velocity = c.velocity;
         f.stir = app.pointer_stir;
         app.forces.push_back(f);
@@ -190,6 +242,7 @@ void update_forces(App& app, float frame_dt) {
       }
     }
   }
+  idle_stir(app);
 }
 
 }  // namespace tidepool::app

@@ -70,6 +70,28 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
   sum.substep_cap_hit = cap;
 }
 
+// Auto quality's choice (quality.h): a particle scene loads again with the
+// new count; a grid takes the new size in place, its flow resampled onto it
+// (stable.cpp). A lid-driven cavity keeps the grid of its benchmark.
+void resize_for_quality(App& app, double ms, int ticks, int substeps) {
+  const tidepool::FieldView* field = app.world.field();
+  if (field && (app.world.params().lid_speed != 0.0f || app.overrides.count("grid"))) return;
+  AutoQuality::Load work;
+  work.cells = field != nullptr;
+  work.count = field ? field->nx * field->ny : app.world.count();
+  const int next = app.quality.record(now_ms(), ms, ticks, substeps, work, !app.contacts.empty());
+  if (next <= 0) return;
+  if (!field) {
+    load(app, app.scene, 0);
+    return;
+  }
+  tidepool::Params p = app.world.params();
+  const double grid = p.grid * std::sqrt(static_cast<double>(next) / work.count);
+  const tidepool::ParamInfo* info = tidepool::find_param("grid");
+  p.grid = static_cast<int>(std::clamp(std::lround(grid), static_cast<long>(info->min), static_cast<long>(info->max)));
+  if (app.world.set_params(p).empty()) app.quality.grid = p.grid;
+}
+
 void simulate(App& app, double frame_time) {
   const tidepool::Clock clock{&clock_now_ms, nullptr};
   const double t0 = now_ms();
@@ -111,6 +133,7 @@ void simulate(App& app, double frame_time) {
   // Smoothed, so the number can be read.
   app.stats.sim_ms = app.stats.sim_ms == 0.0f ? static_cast<float>(ms)
                                               : 0.9f * app.stats.sim_ms + 0.1f * static_cast<float>(ms);
+  resize_for_quality(app, ms, ticks, sum.substeps);
 }
 
 // A grid's share of measure(): the fluid cells each pointer reaches, and
@@ -195,6 +218,34 @@ void rebuild_fonts(App& app, float ui_scale, float pixel_ratio) {
   app.ui_scale = ui_scale;
 }
 
+// The tank's room: the framebuffer (pixels, y down) less the page's
+// controls and, on a wide screen, the open panel docked at the left. On a
+// narrow one the panel, when opened, is drawn over the water and moves
+// nothing. Before the panel's first frame its width is estimated.
+struct Room {
+  float x0, y0, x1, y1;
+  float width() const { return std::max(x1 - x0, 1.0f); }
+  float height() const { return std::max(y1 - y0, 1.0f); }
+  // Less a small margin for the walls, smaller on small screens.
+  Room inset(float pixel_ratio) const {
+    const float m = std::clamp(0.02f * std::min(width(), height()), 6.0f * pixel_ratio, 16.0f * pixel_ratio);
+    return {x0 + m, y0 + m, x1 - m, y1 - m};
+  }
+};
+constexpr float kDockWidth = 900.0f;  // [CSS px] narrower screens overlay the panel
+
+Room tank_room(const App& app, int dw, int dh) {
+  const float pr = app.pixel_ratio;
+  Room r{app.insets[3] * pr, app.insets[0] * pr, dw - app.insets[1] * pr, dh - app.insets[2] * pr};
+  if (app.panel_open && dw / pr >= kDockWidth) {
+    float right = 0.0f;
+    for (const auto& rect : app.ui_rects) right = std::max(right, (rect[0] + rect[2]) * pr);
+    if (app.ui_rects.empty()) right = 23.0f * 13.0f * app.ui_scale;  // 21 em of content, margins
+    if (right <= 0.4f * dw) r.x0 = std::max(r.x0, right);
+  }
+  return r;
+}
+
 void update_sizes(App& app) {
   int ww = 1, wh = 1, dw = 1, dh = 1;
   SDL_GetWindowSize(app.window, &ww, &wh);
@@ -206,26 +257,22 @@ void update_sizes(App& app) {
   const float ui = app.pixel_ratio * (std::min(ww, wh) < 600 ? 1.3f : 1.0f);
   if (std::fabs(ui - app.ui_scale) > 0.01f) rebuild_fonts(app, ui, app.pixel_ratio);
 
-  // Fit the container, with a margin for the walls, beside the panel when
-  // the screen is wide enough (last frame's panel size), else under it.
+  // The container fitted to its room, centred in it.
+  const Room outer = tank_room(app, dw, dh), room = outer.inset(app.pixel_ratio);
   const tidepool::Box& b = app.world.box();
   const float bw = std::max(b.max.x - b.min.x, 1e-3f), bh = std::max(b.max.y - b.min.y, 1e-3f);
-  const float margin = 16.0f * app.pixel_ratio;
-  float left = 0.0f, top = 0.0f;  // pixels the panel takes from the left / the top
-  if (app.panel_open) {
-    for (const auto& r : app.ui_rects) {
-      left = std::max(left, (r[0] + r[2]) * app.pixel_ratio);
-      top = std::max(top, (r[1] + r[3]) * app.pixel_ratio);
-    }
-  }
-  // Beside the panel (landscape), else below it (portrait), else under it.
-  if (left > 0.45f * dw) left = 0.0f;
-  else top = 0.0f;
-  if (top > 0.55f * dh) top = 0.0f;
   app.view.width = std::max(dw, 1);
   app.view.height = std::max(dh, 1);
-  app.view.scale = std::max(std::min((dw - left - 2 * margin) / bw, (dh - top - 2 * margin) / bh), 1e-3f);
-  app.view.center = 0.5f * (b.min + b.max) - glm::vec2(0.5f * left, -0.5f * top) / app.view.scale;
+  app.view.room = {outer.x0, outer.y0, outer.x1, outer.y1};
+  app.view.scale = std::max(std::min(room.width() / bw, room.height() / bh), 1e-3f);
+  const glm::vec2 shift(0.5f * (room.x0 + room.x1) - 0.5f * dw, 0.5f * dh - 0.5f * (room.y0 + room.y1));
+  app.view.center = 0.5f * (b.min + b.max) - shift / app.view.scale;
+}
+
+// The room's shape, as a tank aspect.
+float room_aspect(const App& app) {
+  const Room room = tank_room(app, app.view.width, app.view.height).inset(app.pixel_ratio);
+  return std::clamp(room.width() / room.height(), tidepool::kMinAspect, tidepool::kMaxAspect);
 }
 
 }  // namespace
@@ -266,13 +313,16 @@ bool load(App& app, const std::string& scene, int particles) {
     warn("particles " + std::to_string(particles) + " ignored: " + scene + " is a grid scene, without particles");
     particles = 0;
   }
-  const int n = particles > 0 ? particles : info->default_particles;
+  const int n = particles > 0                                         ? particles
+                : app.quality.on && app.quality.particles > 0 && !grid ? app.quality.particles
+                                                                       : info->default_particles;
   tidepool::World fresh;
   // load_scene keeps the hook of the world it fills: the threads go on.
   fresh.set_parallel_for(app.world.parallel_for());
   std::string error;
   tidepool::SceneSetup setup;
   setup.particles = n;
+  setup.aspect = app.tank_aspect;
   setup.overrides = override_list(app);
   if (!tidepool::load_scene(fresh, scene, setup, &error)) {
     // A tweak may be what does not fit: try once more without them.
@@ -286,9 +336,17 @@ bool load(App& app, const std::string& scene, int particles) {
     }
   }
   app.world = std::move(fresh);
+  // A grid auto quality sized (not the cavity's, nor one the user set).
+  if (grid && app.quality.on && app.quality.grid > 0 && app.world.params().lid_speed == 0.0f &&
+      !app.overrides.count("grid")) {
+    tidepool::Params p = app.world.params();
+    p.grid = app.quality.grid;
+    app.world.set_params(p);
+  }
   app.gravity = {app.world.params().gravity_x, app.world.params().gravity_y};
   apply_gravity(app);
   app.thread_choice.restart();  // other work: its timings start again
+  app.quality.restart();
   app.scene = scene;
   app.particles_requested = particles;
   app.accumulator = 0.0;
@@ -305,6 +363,43 @@ bool load(App& app, const std::string& scene, int particles) {
   if (!color_mode_fits(app.render.color, has_field)) app.render.color = default_color_mode(has_field);
   return true;
 }
+
+bool set_page_controls(App& app, const std::array<float, 4>& insets) {
+  for (float v : insets)
+    if (!(v >= 0.0f && v <= 4096.0f)) return false;
+  app.page_controls = true;
+  app.insets = insets;
+  return true;
+}
+
+namespace {
+
+// Lays the tank out again when the screen's shape has left it for a moment
+// (a rotation, a resize once the hand lets go, the panel docked or closed):
+// the particles are carried into the new tank (fit_tank), a grid scene is
+// built again in it. Only a reset starts the water over.
+constexpr double kRelayoutDelayMs = 300.0;
+constexpr float kRelayoutTolerance = 0.04f;  // |log(aspect ratio)| left alone
+
+void follow_screen(App& app, double now) {
+  const float want = room_aspect(app);
+  if (std::fabs(std::log(want / app.tank_aspect)) < kRelayoutTolerance) {
+    app.want_since_ms = -1.0;
+    return;
+  }
+  if (app.want_since_ms < 0.0 || std::fabs(std::log(want / app.want_aspect)) > 0.01f) {
+    app.want_aspect = want;  // still moving: wait for it to rest
+    app.want_since_ms = now;
+    return;
+  }
+  if (now - app.want_since_ms < kRelayoutDelayMs) return;
+  app.tank_aspect = want;
+  app.want_since_ms = -1.0;
+  if (!tidepool::fit_tank(app.world, want)) load(app, app.scene, app.particles_requested);
+  update_sizes(app);
+}
+
+}  // namespace
 
 bool set_tilt(App& app, bool on, glm::vec2 down) {
   if (!std::isfinite(down.x) || !std::isfinite(down.y) || down.x * down.x + down.y * down.y > 1.0001f) return false;
@@ -420,6 +515,7 @@ void frame(App& app) {
   if (!app.gl_ready) return;  // context lost: nothing to draw with until it is back
 
   update_sizes(app);
+  follow_screen(app, now);
   ImGui_ImplOpenGL3_NewFrame();
   app.imgui_gl_objects = true;
   ImGui_ImplSDL2_NewFrame();
@@ -438,7 +534,8 @@ void frame(App& app) {
   f.spacing = app.world.spacing();
   for (const auto& [id, c] : app.contacts) {
     if (c.captured || !app.render.show_pointers) continue;
-    if (app.tool == Tool::Push) f.rings.push_back({c.world, app.pointer_radius, c.pull});
+    if (app.tool == Tool::Push || app.tool == Tool::Pull)
+      f.rings.push_back({c.world, app.pointer_radius, pulls(app, c)});
     else if (app.tool == Tool::Erase) f.rings.push_back({c.world, eraser_radius(app), true});
   }
   app.renderer.draw(app.world, app.render, f);
@@ -599,10 +696,18 @@ int run(int argc, char** argv) {
   app->world.set_parallel_for(app->pool->hook());
   app->paused = app->options.paused;
   app->panel_open = !app->options.embed;
+#ifdef __EMSCRIPTEN__
+  // The page picks the count for the device, unless ?particles=N fixed it.
+  app->quality.on = app->options.particles == 0;
+#endif
   app->render.color = app->options.color;
 
   SDL_GLContext context = nullptr;
   if (!open_window(*app, &context) || !start_graphics(*app, context)) return 1;
+  // The tank takes the screen's shape (or a share link's, laid out for
+  // this screen a moment later).
+  update_sizes(*app);
+  app->tank_aspect = app->options.aspect > 0.0f ? app->options.aspect : room_aspect(*app);
   if (!load(*app, app->options.scene, app->options.particles) && !load(*app, "dam-break", 0)) {
     web_error("Could not load a scene.");
     return 1;

@@ -58,7 +58,7 @@ void usage() {
   std::printf("  --color      %s\n", color_mode_list().c_str());
   std::printf("               (particles: water, speed, density, pressure, surface, liquid;\n"
               "                grids: dye, speed, pressure, vorticity; one that does not fit the scene\n"
-              "                gives way to water or dye)\n");
+              "                gives way to liquid or dye; default liquid)\n");
   std::printf("  --paused     start paused (also --paused 0/1)\n");
   std::printf("  --embed      start with the panel folded behind a button\n");
   std::printf("  --threads    1..%d simulation threads (default: one per core, at most %d)\n", kMaxThreads, kMaxThreads);
@@ -107,6 +107,15 @@ bool parse_options(int argc, char** argv, Options* o) {
         warn("threads " + quoted(value) + " ignored: expected 1.." + std::to_string(kMaxThreads));
       else if (o->threads > 1 && !tidepool::kThreadsAvailable)
         warn("threads " + quoted(value) + ": this build has no threads (the page is not cross-origin isolated), using 1");
+    } else if (key == "--aspect") {
+      // A share link's tank shape (the page lays it out again for its own).
+      char* end = nullptr;
+      const float a = std::strtof(value.c_str(), &end);
+      if (value.empty() || value.size() > 20 || *end != '\0' || !(a >= tidepool::kMinAspect && a <= tidepool::kMaxAspect))
+        warn("aspect " + quoted(value) + " ignored: expected a number in [" + std::to_string(tidepool::kMinAspect) +
+             ", " + std::to_string(tidepool::kMaxAspect) + "]");
+      else
+        o->aspect = a;
     } else if (key == "--frames") {
       if (!parse_int(value, 1, 1000000000, &o->frames)) warn("frames " + quoted(value) + " ignored");
     } else if (key == "--screenshot") {

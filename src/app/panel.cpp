@@ -133,13 +133,25 @@ void scene_section(App& app) {
   // A grid scene has no particles (its resolution is the grid parameter).
   const bool grid = current && current->default_particles == 0;
   if (!grid) {
-    int particles = app.particles_requested > 0 ? app.particles_requested
-                                                : (current ? current->default_particles : 1000);
+    int particles = app.particles_requested > 0                     ? app.particles_requested
+                    : app.quality.on && app.quality.particles > 0 ? app.quality.particles
+                                                                  : (current ? current->default_particles : 1000);
     ImGui::SliderInt("particles", &particles, kMinParticles, kParticleSliderMax, "%d",
                      ImGuiSliderFlags_Logarithmic);
     particles = std::clamp(particles, kMinParticles, tidepool::kMaxParticles);
-    tooltip("Particles in the scene (rounded to its lattice); applied on release. Ctrl+click to type.");
-    if (ImGui::IsItemDeactivatedAfterEdit()) load(app, app.scene, particles);
+    tooltip("Particles in the scene (rounded to its lattice); applied on release, and then fixed. Ctrl+click to type.");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      app.quality.on = false;  // the user's count from now on
+      load(app, app.scene, particles);
+    }
+    ImGui::SameLine();
+    bool automatic = app.quality.on;
+    if (ImGui::Checkbox("auto", &automatic)) {
+      app.quality.on = automatic;
+      if (automatic) app.particles_requested = 0;
+    }
+    tooltip(app.quality.on ? app.quality.reason.c_str()
+                           : "Let the page pick the count that holds 60 fps on this device");
   }
 
   // Only the modes that show something for this kind of scene.
@@ -168,6 +180,9 @@ void tool_section(App& app) {
   ImGui::RadioButton("push", &tool, static_cast<int>(Tool::Push));
   tooltip("Drag to push and stir; right button or Shift to pull. Every finger is its own force.");
   ImGui::SameLine();
+  ImGui::RadioButton("pull", &tool, static_cast<int>(Tool::Pull));
+  tooltip("Drag to pull the water in (right button or Shift pushes)");
+  ImGui::SameLine();
   ImGui::RadioButton("draw", &tool, static_cast<int>(Tool::Draw));
   tooltip("Drag to draw a wall; tap for a disc");
   ImGui::SameLine();
@@ -177,10 +192,9 @@ void tool_section(App& app) {
     release_all_contacts(app);
     app.tool = static_cast<Tool>(tool);
   }
-  ImGui::SameLine();
-  if (ImGui::Button("clear")) app.world.clear_obstacles();
+  if (ImGui::Button("clear obstacles")) app.world.clear_obstacles();
   tooltip("Remove every obstacle (Reset brings the scene's back)");
-  if (app.tool == Tool::Push) {
+  if (app.tool == Tool::Push || app.tool == Tool::Pull) {
     ImGui::SliderFloat("radius", &app.pointer_radius, 0.02f, 2.0f, "%.2f m", ImGuiSliderFlags_Logarithmic);
     tooltip("Reach of a pointer");
     ImGui::SliderFloat("strength", &app.pointer_strength, 0.0f, 400.0f, "%.0f m/s^2", ImGuiSliderFlags_Logarithmic);
@@ -311,6 +325,7 @@ void draw_panel(App& app) {
   const float em = ImGui::GetFontSize();
   const float margin = 0.6f * em;
 
+  if (!app.panel_open && app.page_controls) return;  // the page's own controls open it
   if (!app.panel_open) {
     // Folded (embed=1, or closed): one small button in the corner.
     ImGui::SetNextWindowPos(ImVec2(margin, margin));
@@ -327,8 +342,10 @@ void draw_panel(App& app) {
 
   // Sized by its content, never larger than the screen (it scrolls then).
   ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Appearing);
-  // On a phone the open panel would cover the water: start folded to its title bar.
-  ImGui::SetNextWindowCollapsed(std::min(io.DisplaySize.x, io.DisplaySize.y) < 600.0f, ImGuiCond_FirstUseEver);
+  // On a phone the open panel would cover the water: start folded to its
+  // title bar, unless the page's settings button asked for it.
+  ImGui::SetNextWindowCollapsed(!app.page_controls && std::min(io.DisplaySize.x, io.DisplaySize.y) < 600.0f,
+                                ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSizeConstraints(ImVec2(10.0f * em, 0.0f),
                                       ImVec2(io.DisplaySize.x - 2.0f * margin, io.DisplaySize.y - 2.0f * margin));
   // A fixed content width: an auto-sized width would follow the numbers in

@@ -127,6 +127,7 @@ bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* er
   p.u_field = glGetUniformLocation(p.id, "u_field");
   p.u_texel = glGetUniformLocation(p.id, "u_texel");
   p.u_threshold = glGetUniformLocation(p.id, "u_threshold");
+  p.u_depth = glGetUniformLocation(p.id, "u_depth");
   p.u_min = glGetUniformLocation(p.id, "u_min");
   p.u_size = glGetUniformLocation(p.id, "u_size");
   p.u_gain = glGetUniformLocation(p.id, "u_gain");
@@ -208,7 +209,8 @@ void Renderer::ensure_field_target(int w, int h) {
   // RGBA8: renderable on every WebGL 2 device (float targets need an
   // extension phones may lack); the field only needs to resolve its threshold.
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  // Mipmapped: the depth tint reads a blurred copy (draw_liquid()).
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -294,8 +296,9 @@ void Renderer::draw_shapes(const tidepool::World& world, const Frame& frame, glm
   shape_data_.clear();
   {
     // Walls: a frame just outside the box, drawn as four rectangles.
-    const float w = 5.0f * px;
-    const float wall[4] = {0.52f, 0.58f, 0.66f, 1.0f};
+    // Thin and quiet: the tank is the screen, and the page around it blends in.
+    const float w = 3.0f * px;
+    const float wall[4] = {0.30f, 0.38f, 0.50f, 1.0f};
     const glm::vec2 a = box.min, b = box.max;
     push_shape(shape_data_, {a.x - w, a.y - w}, {b.x + w, a.y}, 0, 2, 0, wall);
     push_shape(shape_data_, {a.x - w, b.y}, {b.x + w, b.y + w}, 0, 2, 0, wall);
@@ -383,6 +386,8 @@ void Renderer::draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float 
   glBindVertexArray(particle_vao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glBindTexture(GL_TEXTURE_2D, field_tex_);
+  glGenerateMipmap(GL_TEXTURE_2D);
   // 2. Threshold and shade.
   glViewport(0, 0, w, h);
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
@@ -392,6 +397,8 @@ void Renderer::draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float 
   glUniform1i(liquid_.u_field, 0);
   glUniform2f(liquid_.u_texel, 1.0f / fw, 1.0f / fh);
   glUniform1f(liquid_.u_threshold, 0.18f);
+  // Eight samples up to 0.8 m above: darkest 0.8 m below the surface.
+  glUniform1f(liquid_.u_depth, 0.1f * 0.5f * s.y);
   glBindVertexArray(empty_vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindTexture(GL_TEXTURE_2D, 0);

@@ -23,12 +23,12 @@ bool parse_color_mode(std::string_view text, ColorMode* mode);
 // Whether `mode` shows something for a grid solver (grid) or for particles.
 bool color_mode_fits(ColorMode mode, bool grid);
 // The mode a scene starts in when the one chosen does not fit it.
-inline ColorMode default_color_mode(bool grid) { return grid ? ColorMode::Dye : ColorMode::Water; }
+inline ColorMode default_color_mode(bool grid) { return grid ? ColorMode::Dye : ColorMode::Liquid; }
 // "water, speed, ... or liquid": the names, for messages.
 std::string color_mode_list();
 
 struct RenderSettings {
-  ColorMode color = ColorMode::Water;
+  ColorMode color = ColorMode::Liquid;
   float particle_scale = 1.4f;  // drawn radius / half the particle spacing: overlap reads as water
   bool show_pointers = true;
 };
@@ -60,7 +60,7 @@ class Renderer {
   struct Program {
     GLuint id = 0;
     GLint u_scale = -1, u_offset = -1, u_radius = -1, u_range = -1, u_mode = -1, u_px = -1;
-    GLint u_field = -1, u_texel = -1, u_threshold = -1;
+    GLint u_field = -1, u_texel = -1, u_threshold = -1, u_depth = -1;
     GLint u_min = -1, u_size = -1, u_gain = -1;
   };
   bool build(Program& p, const char* vs, const char* fs, std::string* error);

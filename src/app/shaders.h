@@ -81,13 +81,18 @@ void main() {
 )";
 
 // Threshold and shade the splatted field: the gradient gives a normal for a
-// fake-3D light, the field value a depth for the colour, the foam channel
-// whitens fast water, and a rim brightens the surface.
+// fake-3D light; the depth below the surface (up to eight samples straight
+// up, u_depth apart, to the first that is air, then the crossing found by
+// bisection between the last two; read from a blurred copy of the field,
+// mip level 4.5, so a crest or a notch does not cast a hard-edged column)
+// darkens the blue as in deep water; the foam channel whitens fast water,
+// and a thin rim brightens the surface.
 inline constexpr const char* kLiquidFs = R"(#version 300 es
 precision highp float;
 uniform sampler2D u_field;
 uniform vec2 u_texel;
 uniform float u_threshold;
+uniform float u_depth;
 in vec2 v_uv;
 out vec4 o_color;
 void main() {
@@ -107,8 +112,21 @@ void main() {
   vec3 light = normalize(vec3(-0.45, 0.65, 0.62));
   float diffuse = max(dot(n, light), 0.0);
   float spec = pow(max(dot(reflect(-light, n), vec3(0.0, 0.0, 1.0)), 0.0), 28.0);
-  float depth = clamp((d - u_threshold) / 0.45, 0.0, 1.0);
-  vec3 c = mix(vec3(0.32, 0.68, 0.96), vec3(0.07, 0.30, 0.66), depth);
+  float below = 8.0;
+  for (int k = 1; k <= 8; ++k) {
+    if (textureLod(u_field, v_uv + vec2(0.0, float(k) * u_depth), 4.5).r < u_threshold) {
+      float lo = float(k - 1), hi = float(k);
+      for (int i = 0; i < 4; ++i) {
+        float mid = 0.5 * (lo + hi);
+        if (textureLod(u_field, v_uv + vec2(0.0, mid * u_depth), 4.5).r < u_threshold) hi = mid;
+        else lo = mid;
+      }
+      below = 0.5 * (lo + hi);
+      break;
+    }
+  }
+  float depth = smoothstep(0.0, 8.0, below);
+  vec3 c = mix(vec3(0.30, 0.70, 0.98), vec3(0.03, 0.20, 0.52), depth);
   c = c * (0.72 + 0.38 * diffuse) + vec3(spec * 0.55);
   float foam = clamp(f.g / max(d, 1e-3), 0.0, 1.0);
   c = mix(c, vec3(0.90, 0.97, 1.0), foam * 0.75);

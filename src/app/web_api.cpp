@@ -89,6 +89,19 @@ std::string stats_json(const App& app) {
        json_number(app.world.params().gravity_y) + "}";
   j += std::string(",\"awake\":") + (app.awake ? "true" : "false");
   j += std::string(",\"panelOpen\":") + (app.panel_open ? "true" : "false");
+  j += ",\"tool\":" + json_string(tool_name(app.tool));
+  j += ",\"aspect\":" + json_number(app.tank_aspect);
+  j += std::string(",\"idle\":") + (app.idle ? "true" : "false");
+  // Auto quality: on or not, the count it chose (0: none yet), why, the
+  // last judged second's median simulation cost per tick, and the cost per
+  // tick for water in motion it judged against the budget.
+  j += std::string(",\"quality\":{\"auto\":") + (app.quality.on ? "true" : "false");
+  j += ",\"particles\":" + std::to_string(app.quality.particles);
+  j += ",\"grid\":" + std::to_string(app.quality.grid);
+  j += ",\"reason\":" + json_string(app.quality.reason);
+  j += ",\"medianMs\":" + json_number(app.quality.median_ms);
+  j += ",\"costMs\":" + json_number(app.quality.cost_ms);
+  j += ",\"budgetMs\":" + json_number(AutoQuality::kBudgetMs) + "}";
   j += std::string(",\"glReady\":") + (app.gl_ready ? "true" : "false");
   j += ",\"obstacles\":" + std::to_string(app.world.obstacles().size());
   j += ",\"box\":{\"min\":{\"x\":" + json_number(app.world.box().min.x) + ",\"y\":" +
@@ -99,7 +112,10 @@ std::string stats_json(const App& app) {
   const float pr = app.pixel_ratio;
   j += ",\"view\":{\"centerX\":" + json_number(app.view.center.x) + ",\"centerY\":" +
        json_number(app.view.center.y) + ",\"scale\":" + json_number(app.view.scale / pr) +
-       ",\"width\":" + json_number(app.view.width / pr) + ",\"height\":" + json_number(app.view.height / pr) + "}";
+       ",\"width\":" + json_number(app.view.width / pr) + ",\"height\":" + json_number(app.view.height / pr);
+  const std::array<float, 4>& room = app.view.room;
+  j += ",\"room\":{\"x0\":" + json_number(room[0] / pr) + ",\"y0\":" + json_number(room[1] / pr) + ",\"x1\":" +
+       json_number(room[2] / pr) + ",\"y1\":" + json_number(room[3] / pr) + "}}";
   // "affected": the particles, or a grid's fluid cells, within the radius.
   j += ",\"pointers\":[";
   for (size_t i = 0; i < s.pointers.size(); ++i) {
@@ -145,6 +161,7 @@ std::string share_json(const App& app) {
   tidepool::World fresh;
   tidepool::SceneSetup setup;
   setup.particles = app.particles_requested;
+  setup.aspect = app.tank_aspect;
   std::string error;
   const bool have_defaults = tidepool::load_scene(fresh, app.scene, setup, &error);
   auto exact = [](double v) {
@@ -154,8 +171,11 @@ std::string share_json(const App& app) {
     return std::string(buf);
   };
   std::string j = "{\"scene\":" + json_string(app.scene);
-  j += ",\"particles\":" + std::to_string(app.particles_requested);
+  // The count in use travels: the link opens with the sharer's water.
+  const int auto_count = app.quality.on && !app.world.field() ? app.quality.particles : 0;
+  j += ",\"particles\":" + std::to_string(app.particles_requested > 0 ? app.particles_requested : auto_count);
   j += ",\"color\":" + json_string(color_mode_name(app.render.color));
+  j += ",\"aspect\":" + exact(app.tank_aspect);
   j += ",\"params\":[";
   bool first = true;
   for (const auto& [name, value] : app.overrides) {
@@ -244,6 +264,7 @@ EMSCRIPTEN_KEEPALIVE const char* tp_info_json() {
 // Value as text: "0.5", "true", or a choice name ("tait").
 EMSCRIPTEN_KEEPALIVE int tp_set_param(const char* name, const char* value) {
   if (!g_app || !name || !value) return 0;
+  tidepool::app::end_idle(*g_app);  // a script has taken over
   std::string error;
   if (tidepool::app::set_param_text(*g_app, name, value, &error)) return 1;
   tidepool::app::warn("setParam: " + error);
@@ -253,6 +274,7 @@ EMSCRIPTEN_KEEPALIVE int tp_set_param(const char* name, const char* value) {
 // "" reloads the current scene.
 EMSCRIPTEN_KEEPALIVE int tp_reset(const char* scene) {
   if (!g_app) return 0;
+  tidepool::app::end_idle(*g_app);  // a script has taken over
   const std::string name = scene && *scene ? scene : g_app->scene;
   const int particles = name == g_app->scene ? g_app->particles_requested : 0;
   return tidepool::app::load(*g_app, name, particles) ? 1 : 0;
@@ -271,6 +293,7 @@ EMSCRIPTEN_KEEPALIVE const char* tp_state_hash() {
 // Runs `frames` fixed ticks now; 1..600 (the page is blocked meanwhile), else refused.
 EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
   if (!g_app || frames < 1 || frames > 600) return 0;
+  tidepool::app::end_idle(*g_app);  // a script has taken over
   tidepool::app::advance_frames(*g_app, frames);
   return 1;
 }
@@ -305,7 +328,9 @@ EMSCRIPTEN_KEEPALIVE int tp_set_color(const char* name) {
 }
 
 EMSCRIPTEN_KEEPALIVE void tp_clear_obstacles() {
-  if (g_app) g_app->world.clear_obstacles();
+  if (!g_app) return;
+  tidepool::app::end_idle(*g_app);
+  g_app->world.clear_obstacles();
 }
 
 // kind 0: a disc at (ax, ay); 1: a capsule from (ax, ay) to (bx, by). Both
@@ -313,6 +338,7 @@ EMSCRIPTEN_KEEPALIVE void tp_clear_obstacles() {
 // thicker than it. Returns the obstacle's id, or -1 (warned).
 EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double bx, double by, double radius) {
   if (!g_app) return -1;
+  tidepool::app::end_idle(*g_app);  // a script has taken over
   const tidepool::Box& box = g_app->world.box();
   const double size = std::max(box.max.x - box.min.x, box.max.y - box.min.y);
   auto inside = [&](double x, double y) {
@@ -329,8 +355,30 @@ EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double 
   return id;
 }
 
+// The touch bar's calls. A tool by number (Tool: 0 push, 1 draw, 2 erase,
+// 3 pull); the panel open or folded; the CSS pixels the page's controls
+// cover along the top, right, bottom and left edges, which also hands the
+// folded panel's button over to the page.
+EMSCRIPTEN_KEEPALIVE int tp_set_tool(int tool) {
+  if (!g_app || tool < 0 || tool > 3) return 0;
+  tidepool::app::end_idle(*g_app);  // a script has taken over
+  if (static_cast<int>(g_app->tool) != tool) tidepool::app::release_all_contacts(*g_app);
+  g_app->tool = static_cast<tidepool::app::Tool>(tool);
+  return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE void tp_set_panel(int open) {
+  if (g_app) g_app->panel_open = open != 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int tp_set_controls(float top, float right, float bottom, float left) {
+  return g_app && tidepool::app::set_page_controls(*g_app, {top, right, bottom, left}) ? 1 : 0;
+}
+
 EMSCRIPTEN_KEEPALIVE void tp_pause(int paused) {
-  if (g_app) g_app->paused = paused != 0;
+  if (!g_app) return;
+  tidepool::app::end_idle(*g_app);
+  g_app->paused = paused != 0;
 }
 
 EMSCRIPTEN_KEEPALIVE void tp_set_awake(int awake) {

@@ -146,15 +146,18 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
   });
 
   test('the canvas shows water where the scene put it (particles and liquid modes)', { timeout: LONG * 2 }, async (t) => {
-    // Paused at t = 0: the dam-break column fills x 0..1, y 0..2 of a 4 x 3 tank.
+    // Paused at t = 0: the dam-break column fills x 0..1, y 0..2 of a 4 x 3
+    // tank, stretched to the screen's shape (x by kx, y by ky).
     for (const color of ['water', 'liquid']) {
       const { page, log } = await openPage(`/?scene=dam-break&paused=1&embed=1&color=${color}&${FEW}`);
       const s = await ready(page, 5);
       assert.equal(s.color, color);
+      const kx = (s.box.max.x - s.box.min.x) / 4, ky = (s.box.max.y - s.box.min.y) / 3;
+      const at = (x0, y0, x1, y1) => waterFraction(png, s, x0 * kx, y0 * ky, x1 * kx, y1 * ky);
       const png = decodePng(await page.screenshot({ path: path.join(shots, `${color}.png`) }));
-      const column = waterFraction(png, s, 0.05, 0.05, 0.95, 1.95);
-      const empty = waterFraction(png, s, 2.1, 0.1, 3.9, 1.9);
-      const above = waterFraction(png, s, 0.1, 2.15, 0.9, 2.9);
+      const column = at(0.05, 0.05, 0.95, 1.95);
+      const empty = at(2.1, 0.1, 3.9, 1.9);
+      const above = at(0.1, 2.15, 0.9, 2.9);
       t.diagnostic(
         `${color}: water pixels in the column ${column.water}/${column.total} (${(100 * column.fraction).toFixed(1)} %), ` +
           `in the empty tank ${empty.water}/${empty.total}, above the column ${above.water}/${above.total}`,
@@ -180,13 +183,15 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     const { page, log } = await openPage(`/?scene=zero-g&embed=1&${FEW}`);
     await ready(page, 3);
     const s0 = await simulate(page, 0.3);
-    const during = await drag(page, toCanvas(s0, 0.2, 1.0), toCanvas(s0, 1.6, 1.0));
+    // The 2 x 2 scene, stretched to the tank: a point of it in world units.
+    const at = (s, x, y) => toCanvas(s, x * (s.box.max.x - s.box.min.x) / 2, y * (s.box.max.y - s.box.min.y) / 2);
+    const during = await drag(page, at(s0, 0.2, 1.0), at(s0, 1.6, 1.0));
     const s1 = await simulate(page, 0.1);
     // Once more from the start, the other way (the first push left the
     // water drifting right: zero-g has no friction).
     assert.equal(await page.evaluate(() => window.tidepool.reset()), true);
     const r0 = await simulate(page, 0.3);
-    const back = await drag(page, toCanvas(r0, 1.8, 1.0), toCanvas(r0, 0.4, 1.0));
+    const back = await drag(page, at(r0, 1.8, 1.0), at(r0, 0.4, 1.0));
     const s2 = await simulate(page, 0.1);
     const right = s1.mean.x - s0.mean.x, left = s2.mean.x - r0.mean.x;
     const p1 = pointerAverages(during), p2 = pointerAverages(back);
@@ -214,10 +219,11 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     const s0 = await simulate(page, 0.3);
     const cdp = await context.newCDPSession(page);
     // One finger from each side sweeps its droplet toward the middle, the
-    // way the mouse test pushes one.
+    // way the mouse test pushes one (the 2 x 2 scene stretched to the tank).
+    const kx = (s0.box.max.x - s0.box.min.x) / 2, ky = (s0.box.max.y - s0.box.min.y) / 2;
     const path2 = (k) => [
-      { ...toCanvas(s0, 0.15 + 0.7 * k, 0.95), id: 1 },
-      { ...toCanvas(s0, 1.85 - 0.7 * k, 1.0), id: 2 },
+      { ...toCanvas(s0, (0.15 + 0.7 * k) * kx, 0.95 * ky), id: 1 },
+      { ...toCanvas(s0, (1.85 - 0.7 * k) * kx, 1.0 * ky), id: 2 },
     ];
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: path2(0) });
     await record(page);
@@ -293,7 +299,7 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     const s = await ready(page, 5);
     t.diagnostic(`scene ${s.scene}, color ${s.color}, paused ${s.paused}, ${s.particles} particles; warnings: ${JSON.stringify(log.warnings)}`);
     assert.equal(s.scene, 'dam-break');
-    assert.equal(s.color, 'water');
+    assert.equal(s.color, 'liquid', 'the default colour mode');
     assert.equal(s.paused, false);
     assert.ok(s.particles > 1000);
     for (const word of ['scene', 'particles', 'color', 'paused', 'embed', 'bogus'])

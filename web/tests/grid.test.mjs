@@ -53,6 +53,13 @@ async function openPage(query) {
 
 
 // Mean colour of the canvas pixels inside a world-space rectangle.
+// The cells a grid of `grid` cells along the tank's longer side has, with
+// square cells (stable.cpp's fit()): the tank takes the page's shape.
+function cellsFor(s, grid) {
+  const w = s.box.max.x - s.box.min.x, h = s.box.max.y - s.box.min.y, dx = Math.max(w, h) / grid;
+  return Math.round(w / dx) * Math.round(h / dx);
+}
+
 function meanColor(png, s, x0, y0, x1, y1) {
   const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
   const sum = [0, 0, 0];
@@ -113,19 +120,25 @@ describe('Grid scenes in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 },
     for (const name of ['dye', 'speed', 'pressure', 'vorticity']) assert.ok(colors.includes(name), `${name} is a colour mode`);
     assert.equal(s.scene, 'stir');
     assert.equal(s.particles, 0);
-    assert.equal(s.cells, 128 * 96, 'stir: 128 x 96 cells (grid 128 along the 4 m side of a 4 x 3 box)');
+    // grid = 128 cells along the tank's longer side, square cells (the tank
+    // takes the page's shape).
+    const w = s.box.max.x - s.box.min.x, h = s.box.max.y - s.box.min.y, dx = Math.max(w, h) / 128;
+    assert.equal(s.cells, Math.round(w / dx) * Math.round(h / dx), 'stir: 128 cells along the longer side');
     assert.equal(s.color, 'dye', 'a grid scene starts in the dye mode');
     assert.deepEqual(log.errors, []);
     await closeAll();
   });
 
   test('the dye is drawn where the scene put it, the right way up', { timeout: LONG * 2 }, async (t) => {
-    // stir: four vertical bands, red, yellow, green, blue from the left.
+    // stir: four vertical bands, red, yellow, green, blue from the left, in
+    // a 4 x 3 tank stretched to the page's shape (x by kx, y by ky).
     {
       const { page, log } = await openPage('scene=stir&paused=1&embed=1');
       const s = await ready(page, 5);
+      const kx = (s.box.max.x - s.box.min.x) / 4, ky = (s.box.max.y - s.box.min.y) / 3;
       const png = decodePng(await page.screenshot({ path: path.join(shots, 'grid-stir-start.png') }));
-      const bands = [0, 1, 2, 3].map((k) => meanColor(png, s, k + 0.2, 0.3, k + 0.8, 2.7));
+      const band = (f, k) => f(png, s, (k + 0.2) * kx, 0.3 * ky, (k + 0.8) * kx, 2.7 * ky);
+      const bands = [0, 1, 2, 3].map((k) => band(meanColor, k));
       t.diagnostic(`stir bands: ${bands.map(rgb).join(', ')}`);
       const [red, yellow, green, blue] = bands;
       assert.ok(red[0] > red[1] + 60 && red[0] > red[2] + 60, `band 1 is red (${rgb(red)})`);
@@ -133,7 +146,7 @@ describe('Grid scenes in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 },
       assert.ok(green[1] > green[0] + 40 && green[1] > green[2] + 20, `band 3 is green (${rgb(green)})`);
       assert.ok(blue[2] > blue[0] + 60 && blue[2] > blue[1] + 30, `band 4 is blue (${rgb(blue)})`);
       for (let k = 0; k < 4; k++) {
-        const flat = spread(png, s, k + 0.2, 0.3, k + 0.8, 2.7);
+        const flat = band(spread, k);
         assert.ok(flat < 12, `band ${k + 1} is an even colour (spread ${flat})`);
       }
       assert.deepEqual(log.errors, []);
@@ -216,19 +229,20 @@ describe('Grid scenes in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 },
     assert.equal(await page.evaluate(() => window.tidepool.setParam('grid', 48)), true);
     assert.equal(await page.evaluate(() => window.tidepool.setParam('advection', 'semi-lagrangian')), true);
     assert.equal(await page.evaluate(() => window.tidepool.setParam('reynolds', -1)), false, 'an invalid value is refused');
-    await until(page, () => window.tidepool.stats().cells === 48 * 36, null, 'the grid to refit to 48 x 36');
+    const cells48 = cellsFor(s0, 48);
+    await until(page, (n) => window.tidepool.stats().cells === n, cells48, 'the grid to refit to 48 cells along the longer side');
     // Reset keeps the changes; the dye starts over.
     assert.equal(await page.evaluate(() => window.tidepool.reset()), true);
     const s1 = await ready(page, 1);
     const grid = await page.evaluate(() => window.tidepool.info().params.find((p) => p.name === 'grid').value);
     assert.equal(grid, 48, 'reset keeps the parameter changes');
-    await until(page, () => window.tidepool.stats().cells === 48 * 36, null, 'the reset scene on the 48 x 36 grid');
+    await until(page, (n) => window.tidepool.stats().cells === n, cells48, 'the reset scene on the 48-cell grid');
     // To a particle scene and back: the colour follows the kind of scene.
     assert.equal(await page.evaluate(() => window.tidepool.reset('dam-break')), true);
     await until(page, () => window.tidepool.stats().particles > 0, null, 'dam-break particles');
     const s2 = await stats(page);
     assert.equal(s2.cells, 0);
-    assert.equal(s2.color, 'water');
+    assert.equal(s2.color, 'liquid');
     assert.equal(await page.evaluate(() => window.tidepool.reset('smoke')), true);
     await simulate(page, 0.5);
     const s3 = await stats(page);
@@ -239,7 +253,7 @@ describe('Grid scenes in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 },
     );
     assert.equal(s3.scene, 'smoke');
     assert.equal(s3.color, 'dye');
-    assert.equal(s3.cells, 96 * 128, 'a new scene forgets the old one\'s grid change');
+    assert.equal(s3.cells, cellsFor(s3, 128), 'a new scene forgets the old one\'s grid change');
     assert.ok(s3.maxSpeed > 0.1, `smoke rises (${s3.maxSpeed} m/s)`);
     assert.deepEqual(log.errors, []);
     await closeAll();

@@ -67,10 +67,11 @@ export function toCanvas(s, x, y) {
   return { x: v.width / 2 + (x - v.centerX) * v.scale, y: v.height / 2 - (y - v.centerY) * v.scale };
 }
 
-// Water is blue: the particle colours and the liquid shading are all well
-// bluer than red; the background and the container are near black.
+// Water is blue: the particle colours and the liquid shading, from the
+// light surface to the deep blue, are all well bluer than red and green;
+// the background is near black, the container's walls a grey blue.
 function isWater(r, g, b) {
-  return b > 120 && b >= r + 40 && g > 50;
+  return b > 90 && b >= r + 60 && b > g;
 }
 
 // Fraction of water-coloured pixels inside a world-space rectangle.

@@ -1,0 +1,288 @@
+// The toy as a person meets it on a phone and on a desktop: the tank fills
+// the screen, the water looks like water, the touch bar's controls work,
+// and the page picks a particle count the device can hold.
+//
+//   node --test web/tests/phone.test.mjs
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
+import { decodePng } from './png.mjs';
+import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, waterFraction, webglArgs, ready, until } from './support.mjs';
+
+const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
+const LONG = 90_000;
+const FEW = 'particles=1500';
+
+// The three layouts of the issue: a phone upright and on its side (DPR 3,
+// touch), and a desktop window.
+const LAYOUTS = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true },
+  { name: 'landscape', viewport: { width: 844, height: 390 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true },
+  { name: 'desktop', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, hasTouch: false, isMobile: false },
+];
+
+let server;
+let browser;
+const open = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
+  server = await startServer({ root: dist, port: 0 });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
+  fs.mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+async function closeAll() {
+  while (open.length) await open.pop().close().catch(() => {});
+}
+
+async function openPage(query, layout) {
+  const { name, ...options } = layout;
+  const context = await browser.newContext(options);
+  open.push(context);
+  const page = await context.newPage();
+  const log = watchPage(page, server.url);
+  await page.goto(new URL(`/?${query}`, server.url).href);
+  return { context, page, log };
+}
+
+// The tank's rectangle in CSS pixels.
+function tankRect(s) {
+  const a = toCanvas(s, s.box.min.x, s.box.max.y), b = toCanvas(s, s.box.max.x, s.box.min.y);
+  return { x0: a.x, y0: a.y, x1: b.x, y1: b.y, area: (b.x - a.x) * (b.y - a.y) };
+}
+
+describe('the toy on phones and desktops', { concurrency: 1 }, () => {
+  for (const layout of LAYOUTS) {
+    test(`${layout.name}: the tank fills the screen less the controls, and the settled water covers its share`, { timeout: LONG * 3 }, async (t) => {
+      const { page, log } = await openPage(`scene=dam-break&${FEW}`, layout);
+      const s0 = await ready(page, 3);
+      // What the controls take: the touch bar (the DOM's), or the docked panel.
+      const bar = await page.evaluate(() => {
+        const b = document.getElementById('touchbar');
+        if (b.hidden) return null;
+        const r = b.getBoundingClientRect();
+        return { x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
+      });
+      const vw = layout.viewport.width, vh = layout.viewport.height;
+      let free = vw * vh;
+      if (layout.hasTouch) {
+        assert.ok(bar, 'a touch screen has the touch bar');
+        free -= (bar.x1 - bar.x0) * (bar.y1 - bar.y0);
+      } else {
+        assert.equal(bar, null, 'a desktop has no touch bar');
+        const panel = s0.view.room.x0;
+        assert.ok(panel > 100 && panel < 0.35 * vw, `the panel is docked at the side (${panel} px)`);
+        free -= panel * vh;
+      }
+      const tank = tankRect(s0);
+      const coverage = tank.area / free;
+      // The water is never under the controls.
+      if (bar) {
+        const overlap = Math.max(0, Math.min(tank.x1, bar.x1) - Math.max(tank.x0, bar.x0)) *
+          Math.max(0, Math.min(tank.y1, bar.y1) - Math.max(tank.y0, bar.y0));
+        assert.equal(overlap, 0, 'the tank is clear of the touch bar');
+      } else {
+        assert.ok(tank.x0 >= s0.view.room.x0, 'the tank is clear of the panel');
+      }
+      // Settle, then count the water's pixels in the liquid view.
+      const s1 = await simulate(page, 6, LONG * 2);
+      assert.equal(s1.color, 'liquid', 'the liquid view is the default');
+      const file = path.join(shots, `${layout.name}.png`);
+      // In CSS pixels, as stats().view maps the world (the phones have DPR 3).
+      const png = decodePng(await page.screenshot({ path: file, scale: 'css' }));
+      const water = waterFraction(png, s1, s1.box.min.x, s1.box.min.y, s1.box.max.x, s1.box.max.y);
+      // The column (1 x 2 of a 4 x 3 tank, stretched with its area) is a
+      // sixth of the tank, whatever its shape.
+      const share = 2 / 12;
+      const aspect = (s1.box.max.x - s1.box.min.x) / (s1.box.max.y - s1.box.min.y);
+      t.diagnostic(
+        `${layout.name} ${vw}x${vh}: tank ${(tank.x1 - tank.x0).toFixed(0)}x${(tank.y1 - tank.y0).toFixed(0)} CSS px ` +
+          `(aspect ${aspect.toFixed(3)}) covers ${(100 * coverage).toFixed(1)} % of the screen less the controls; ` +
+          `settled water ${(100 * water.fraction).toFixed(1)} % of the tank (volume ${(100 * share).toFixed(1)} %); ${file}`,
+      );
+      assert.ok(coverage >= 0.85, `the tank covers at least 85 % (${coverage})`);
+      assert.ok(Math.abs(water.fraction / share - 1) <= 0.15, `the water covers its volume's share within 15 % (${water.fraction})`);
+      if (layout.name === 'phone') assert.ok(aspect < 0.75, 'a portrait tank on a portrait phone');
+      if (layout.name === 'landscape') assert.ok(aspect > 1.5, 'a landscape tank on a phone on its side');
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    });
+  }
+
+  test('turning the phone lays the tank out again and keeps the water', { timeout: LONG * 3 }, async (t) => {
+    const { page, log } = await openPage(`scene=dam-break&${FEW}`, LAYOUTS[0]);
+    await ready(page, 3);
+    const s0 = await simulate(page, 1);
+    await page.setViewportSize({ width: 844, height: 390 });
+    await until(page, () => window.tidepool.stats().aspect > 1.5, null, 'the tank to turn', LONG);
+    const s1 = await stats(page);
+    const s2 = await simulate(page, 1.5);
+    const area = (s) => (s.box.max.x - s.box.min.x) * (s.box.max.y - s.box.min.y);
+    t.diagnostic(
+      `portrait aspect ${s0.aspect.toFixed(3)} -> landscape ${s1.aspect.toFixed(3)}; particles ${s0.particles} -> ` +
+        `${s1.particles}; tank area ${area(s0).toFixed(3)} -> ${area(s1).toFixed(3)} m^2; time ${s0.time.toFixed(2)} -> ` +
+        `${s2.time.toFixed(2)} s; mean (${s1.mean.x.toFixed(2)}, ${s1.mean.y.toFixed(2)}) -> (${s2.mean.x.toFixed(2)}, ${s2.mean.y.toFixed(2)})`,
+    );
+    assert.equal(s1.particles, s0.particles, 'no particle lost');
+    assert.ok(Math.abs(area(s1) / area(s0) - 1) < 1e-3, 'the tank keeps its area');
+    assert.ok(s2.time > s0.time, 'no reset: time goes on');
+    assert.ok(s2.mean.y < s1.mean.y, 'the water falls to the new floor');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('touch bar: every control works from a tap, and two fingers on the water still move it', { timeout: LONG * 4 }, async (t) => {
+    // A phone at DPR 1: the bar is laid out in CSS pixels, and SwiftShader
+    // draws a ninth of the pixels.
+    const { context, page, log } = await openPage(`scene=dam-break&${FEW}`, { ...LAYOUTS[0], deviceScaleFactor: 1 });
+    await ready(page, 3);
+    const tap = async (id) => {
+      await page.tap(`#${id}`);
+      return stats(page);
+    };
+    // Each target is at least 44 CSS px each way.
+    const sizes = await page.evaluate(() => Array.from(document.querySelectorAll('#touchbar > :not([hidden])'), (b) => {
+      const r = b.getBoundingClientRect();
+      return [b.id, Math.round(r.width), Math.round(r.height)];
+    }));
+    t.diagnostic(`targets: ${sizes.map(([id, w, h]) => `${id} ${w}x${h}`).join(', ')}`);
+    assert.ok(sizes.length >= 7, 'scene, play, reset, tool, share, picture and settings at least');
+    for (const [id, w, h] of sizes) assert.ok(w >= 44 && h >= 44, `${id} is at least 44 x 44 CSS px (${w} x ${h})`);
+
+    assert.equal((await tap('tb-play')).paused, true, 'pause');
+    assert.equal((await tap('tb-play')).paused, false, 'play');
+    await simulate(page, 0.3);
+    const reset = await tap('tb-reset');
+    assert.ok(reset.time < 0.2, `reset starts over (t = ${reset.time})`);
+    const tools = [];
+    for (let k = 0; k < 4; k++) tools.push((await tap('tb-tool')).tool);
+    assert.deepEqual(tools, ['pull', 'draw', 'erase', 'push'], 'the tool cycles');
+    // Tilt starts on (waiting for the sensor's first reading) on a phone.
+    const tiltBefore = await page.getAttribute('#tb-tilt', 'aria-pressed');
+    const tilted = await tap('tb-tilt');
+    const tiltAfter = await page.getAttribute('#tb-tilt', 'aria-pressed');
+    assert.deepEqual([tiltBefore, tiltAfter, tilted.tilt], ['true', 'false', false], 'tilt switches off');
+    assert.equal((await tap('tb-tilt')).tilt, false, 'on again, it waits for a reading');
+    assert.equal(await page.getAttribute('#tb-tilt', 'aria-pressed'), 'true');
+    assert.equal((await tap('tb-more')).panelOpen, true, 'settings open the panel');
+    assert.equal((await tap('tb-more')).panelOpen, false, 'and fold it');
+    await page.selectOption('#tb-scene select', 'drop');
+    await until(page, () => window.tidepool.stats().scene === 'drop', null, 'the scene to change');
+    await page.tap('#tb-share');
+    await until(page, () => !document.getElementById('toast').hidden, null, 'the share toast');
+    const toast = await page.textContent('#toast');
+    assert.match(toast, /#tp=1&scene=drop/, 'share gives a link to this setup');
+    const download = page.waitForEvent('download');
+    await page.tap('#tb-picture');
+    const file = await download;
+    assert.match(file.suggestedFilename(), /^tidepool-drop\.png$/);
+
+    // Two fingers on the water, sweeping right: two forces, and the water
+    // under each follows its finger.
+    const s0 = await simulate(page, 0.5);
+    const cdp = await context.newCDPSession(page);
+    const w = s0.box.max.x - s0.box.min.x;
+    const yWater = s0.box.min.y + 0.15 * (s0.box.max.y - s0.box.min.y);
+    const fingers = (k) => [
+      { ...toCanvas(s0, (0.1 + 0.3 * k) * w, yWater), id: 1 },
+      { ...toCanvas(s0, (0.6 + 0.3 * k) * w, yWater), id: 2 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(0) });
+    let most = 0;
+    const following = [0, 0];  // frames in which the water under finger k moved right
+    for (let i = 1; i <= 30; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(i / 30) });
+      const p = (await stats(page)).pointers;
+      most = Math.max(most, p.length);
+      p.forEach((f, k) => { if (k < 2 && f.affected > 0 && f.vx > 0.05) following[k]++; });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    const s1 = await simulate(page, 0.05);
+    t.diagnostic(`tilt ${tiltBefore} -> ${tiltAfter}; two fingers: ${most} forces at once; frames with the water under each ` +
+      `finger moving right: ${following.join(' and ')} of 30; forces after: ${s1.pointers.length}`);
+    assert.equal(most, 2, 'two fingers, two forces');
+    assert.ok(following[0] >= 5 && following[1] >= 5, 'the water under each finger follows it');
+    assert.equal(s1.pointers.length, 0, 'the forces end with the touches');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('auto quality: the count drops under a 4x slower CPU until the simulation fits its budget, and rises again', { timeout: LONG * 5 }, async (t) => {
+    const layout = { name: 'small', viewport: { width: 480, height: 360 }, deviceScaleFactor: 1, hasTouch: false };
+    const { context, page, log } = await openPage('scene=dam-break&embed=1', layout);
+    await ready(page, 3);
+    const q = () => page.evaluate(() => window.tidepool.stats().quality);
+    await until(page, () => window.tidepool.stats().quality.medianMs > 0, null, 'the first judged second', LONG);
+    const start = await stats(page);
+    assert.equal(start.quality.auto, true, 'on unless ?particles= fixes the count');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const throttledAt = Date.now();
+    // Wait until a judged second after the drop is within the budget.
+    await until(page, (n) => {
+      const s = window.tidepool.stats();
+      return s.particles < 0.9 * n && s.quality.medianMs > 0 && s.quality.medianMs <= s.quality.budgetMs &&
+        s.quality.reason.startsWith('too slow');
+    }, start.particles, 'a lower count within the budget', LONG * 2);
+    const within = (Date.now() - throttledAt) / 1000;
+    const low = await stats(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await until(page, (n) => window.tidepool.stats().particles > 1.1 * n, low.particles, 'the count to rise again', LONG * 2);
+    const high = await stats(page);
+    t.diagnostic(
+      `start ${start.particles} particles (${start.quality.medianMs.toFixed(2)} ms a tick); 4x throttled: ${low.particles} ` +
+        `after ${within.toFixed(1)} s, median ${low.quality.medianMs.toFixed(2)} ms a tick (in motion ${low.quality.costMs.toFixed(2)} ms) of ${low.quality.budgetMs} ms ("${low.quality.reason}"); ` +
+        `unthrottled: ${high.particles} ("${high.quality.reason}")`,
+    );
+    assert.ok(low.particles < start.particles, 'fewer particles on a slower CPU');
+    assert.ok(within <= 10, `within 10 s (${within.toFixed(1)} s)`);
+    assert.ok(high.particles > low.particles, 'more again with the CPU back');
+    assert.match(high.quality.reason, /headroom/);
+    // A count fixed by hand stays.
+    const fixed = await openPage(`scene=dam-break&embed=1&particles=900`, layout);
+    const f = await ready(fixed.page, 3);
+    assert.equal(f.quality.auto, false, '?particles= turns it off');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
+  test('idle motion: an untouched page keeps the water moving, and the first touch stops it', { timeout: LONG * 6 }, async (t) => {
+    // Two pages of the same dam break: one left alone, one clicked at once
+    // (in the air, far from the water). Once the break has died down, the
+    // clicked one lies almost still; the other goes on making waves.
+    const layout = { name: 'small', viewport: { width: 480, height: 360 }, deviceScaleFactor: 1, hasTouch: false };
+    const energy = {};
+    for (const name of ['untouched', 'touched']) {
+      const { page, log } = await openPage(`scene=dam-break&embed=1&${FEW}`, layout);
+      const s0 = await ready(page, 3);
+      if (name === 'touched') {
+        const spot = toCanvas(s0, s0.box.max.x * 0.9, s0.box.max.y * 0.9);  // air, far from the water
+        await page.mouse.click(spot.x, spot.y);
+      }
+      const s1 = await stats(page);
+      await simulate(page, 14, LONG * 3);
+      let sum = 0, n = 0;
+      for (let k = 0; k < 8; k++) {
+        sum += (await simulate(page, 1)).kineticEnergy;
+        n++;
+      }
+      energy[name] = { idle: s1.idle, mean: sum / n };
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+    t.diagnostic(`mean kinetic energy over t = 14..22 s: untouched ${energy.untouched.mean.toExponential(2)} J ` +
+      `(idle ${energy.untouched.idle}), clicked at the start ${energy.touched.mean.toExponential(2)} J (idle ${energy.touched.idle})`);
+    assert.equal(energy.untouched.idle, true);
+    assert.equal(energy.touched.idle, false, 'a click ends it');
+    assert.ok(energy.untouched.mean > 2.5 * energy.touched.mean, 'the untouched water keeps moving');
+  });
+});
