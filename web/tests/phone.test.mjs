@@ -85,6 +85,9 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
       }
       const tank = tankRect(s0);
       const coverage = tank.area / free;
+      // The drawing buffer: the device's pixel ratio, at most 2.
+      const ratio = await page.evaluate(() => document.getElementById('canvas').width / document.getElementById('canvas').clientWidth);
+      assert.ok(Math.abs(ratio - Math.min(layout.deviceScaleFactor, 2)) < 0.01, `drawing buffer at ${ratio}x the CSS size`);
       // The water is never under the controls.
       if (bar) {
         const overlap = Math.max(0, Math.min(tank.x1, bar.x1) - Math.max(tank.x0, bar.x0)) *
@@ -106,7 +109,7 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
       const aspect = (s1.box.max.x - s1.box.min.x) / (s1.box.max.y - s1.box.min.y);
       t.diagnostic(
         `${layout.name} ${vw}x${vh}: tank ${(tank.x1 - tank.x0).toFixed(0)}x${(tank.y1 - tank.y0).toFixed(0)} CSS px ` +
-          `(aspect ${aspect.toFixed(3)}) covers ${(100 * coverage).toFixed(1)} % of the screen less the controls; ` +
+          `(aspect ${aspect.toFixed(3)}, drawn at ${ratio.toFixed(2)}x) covers ${(100 * coverage).toFixed(1)} % of the screen less the controls; ` +
           `settled water ${(100 * water.fraction).toFixed(1)} % of the tank (volume ${(100 * share).toFixed(1)} %); ${file}`,
       );
       assert.ok(coverage >= 0.85, `the tank covers at least 85 % (${coverage})`);
