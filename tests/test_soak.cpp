@@ -80,17 +80,20 @@ TEST_CASE("soak: a reproducer is read line by line, and checked as it runs", "[s
          "10 set gravity_x -12\n"        // taken
          "12 circle 2 1 0.2\n"
          "12 pointers 1 0.5 0.5 0.3 40 1 0 2\n"
+         "15 tank 0.5\n"                // the phone turned: portrait, water kept
+         "16 tank 9\n"                  // no screen is that wide: refused
          "20 load stir 600 -\n"          // a grid scene takes no particle count: refused
          "20 remove-obstacle 999\n"      // none such: false
          "30 set solver 2\n"
-         "30 dye 0 0 1 1 0.5 0.5 0.5\n";
+         "30 dye 0 0 1 1 0.5 0.5 0.5\n"
+         "32 tank 1.5\n";               // a grid's fields keep their box: refused
   }
   ReplayReport r = replay_soak(path, nullptr);
   INFO(r.error << " " << r.violation);
   REQUIRE(r.loaded);
   CHECK_FALSE(r.violated);
   CHECK(r.frames == 31);   // frames 10 to 40
-  CHECK(r.actions == 9);
+  CHECK(r.actions == 12);
 
   {
     std::ofstream f(path);

@@ -418,6 +418,17 @@ bool Player::dye() {
   return act(l);
 }
 
+// --- The screen's shape -------------------------------------------------------
+
+// A phone turned or a window resized: the tank takes a new shape with the
+// water in it (fit_tank). Now and then an aspect no screen has.
+bool Player::tank() {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float wild[] = {0.0f, 0.1f, 5.0f, nan};
+  const float aspect = rng_.chance(0.1) ? wild[rng_.below(4)] : static_cast<float>(rng_.log_uniform(0.3, 3.5));
+  return act(Line("tank").f(aspect));
+}
+
 // --- The menu --------------------------------------------------------------------
 
 bool Player::random_action() {
@@ -428,7 +439,7 @@ bool Player::random_action() {
   static const Choice menu[] = {
       {8, 0},   {3, 1},   {10, 2}, {4, 3},  {6, 4},  {3, 5},  {4, 6},  {3, 7},  {1, 8},   {2, 9},
       {4, 10},  {0.5, 11}, {3, 12}, {3, 13}, {3, 14}, {3, 15}, {2, 16}, {1, 17}, {0.3, 18}, {0.5, 19},
-      {2, 20}, {1, 21},
+      {2, 20}, {1, 21}, {0.5, 22},
   };
   double total = 0.0;
   for (const Choice& c : menu) total += c.weight;
@@ -470,6 +481,7 @@ bool Player::random_action() {
     case 18: return act("clear");
     case 19: return load(false);
     case 20: return bad_shape();
+    case 22: return tank();
     default: return rng_.chance(0.5) ? bad_load() : bad_pointers();
   }
 }

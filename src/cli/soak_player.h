@@ -96,6 +96,7 @@ class Player {
   bool emitter();
   bool sink();
   bool dye();
+  bool tank();
 
   bool random_action();
 

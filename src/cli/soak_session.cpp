@@ -241,6 +241,7 @@ Outcome Session::dispatch(const std::vector<std::string>& t, const std::string& 
   if (verb == "sink") return do_sink(a);
   if (verb == "dye") return do_dye(a);
   if (verb == "lanes") return do_lanes(a);
+  if (verb == "tank") return do_tank(a);
   if (verb == "clear") {
     world_.clear_particles();
     if (world_.count() != 0 || world_.time() != 0.0) return fail(line + ": particles or time left");
@@ -451,6 +452,29 @@ Outcome Session::do_lanes(Action& a) {
   const int l = world_.lanes();
   if ((l != 1 && l != 4 && l != 8) || l > World::simd_width() || (n >= 1 && l > n))
     return fail(a.line + ": lanes() = " + std::to_string(l));
+  return Outcome::Ok;
+}
+
+// The tank takes a new shape (fit_tank): refused, with nothing changed, for
+// an aspect out of range or a grid solver; else every particle is kept,
+// and the tank keeps its area and takes the aspect. A turned tank pours
+// the water onto a wall: not steady play.
+Outcome Session::do_tank(Action& a) {
+  if (!a.need(1)) return malformed(a.line, "tank ASPECT");
+  const float aspect = a.f[0];
+  const bool expect = aspect >= kMinAspect && aspect <= kMaxAspect && world_.field() == nullptr;
+  const Snapshot before = snapshot();
+  const int count = world_.count();
+  const glm::vec2 size0 = world_.box().max - world_.box().min;
+  const bool ok = fit_tank(world_, aspect);
+  if (ok != expect) return fail(a.line + (ok ? ": reshaped, expected a refusal" : ": refused"));
+  if (!ok) return refused(a.line, before);
+  const glm::vec2 size = world_.box().max - world_.box().min;
+  if (world_.count() != count) return fail(a.line + ": " + std::to_string(count - world_.count()) + " particles lost");
+  if (std::fabs(size.x * size.y / (size0.x * size0.y) - 1.0f) > 1e-4f || std::fabs(size.x / size.y / aspect - 1.0f) > 1e-4f)
+    return fail(a.line + ": tank " + fmt(size.x) + " x " + fmt(size.y) + " from " + fmt(size0.x) + " x " + fmt(size0.y));
+  disturbed_ = true;
+  inside_.clear();  // the obstacles moved with the water, their radii did not
   return Outcome::Ok;
 }
 

@@ -256,6 +256,7 @@ class Session {
   Outcome do_sink(Action& a);
   Outcome do_dye(Action& a);
   Outcome do_lanes(Action& a);
+  Outcome do_tank(Action& a);
 
   tidepool::World world_;
   Rules rules_;
