@@ -249,6 +249,9 @@ using tidepool::app::g_app;
 
 extern "C" {
 
+// Every call that changes the state ends the idle motion (end_idle()): a
+// script, or the page's own controls, has taken over.
+
 EMSCRIPTEN_KEEPALIVE const char* tp_stats_json() {
   if (!g_app) return "null";
   tidepool::app::g_json = tidepool::app::stats_json(*g_app);
@@ -264,7 +267,7 @@ EMSCRIPTEN_KEEPALIVE const char* tp_info_json() {
 // Value as text: "0.5", "true", or a choice name ("tait").
 EMSCRIPTEN_KEEPALIVE int tp_set_param(const char* name, const char* value) {
   if (!g_app || !name || !value) return 0;
-  tidepool::app::end_idle(*g_app);  // a script has taken over
+  tidepool::app::end_idle(*g_app);
   std::string error;
   if (tidepool::app::set_param_text(*g_app, name, value, &error)) return 1;
   tidepool::app::warn("setParam: " + error);
@@ -274,7 +277,7 @@ EMSCRIPTEN_KEEPALIVE int tp_set_param(const char* name, const char* value) {
 // "" reloads the current scene.
 EMSCRIPTEN_KEEPALIVE int tp_reset(const char* scene) {
   if (!g_app) return 0;
-  tidepool::app::end_idle(*g_app);  // a script has taken over
+  tidepool::app::end_idle(*g_app);
   const std::string name = scene && *scene ? scene : g_app->scene;
   const int particles = name == g_app->scene ? g_app->particles_requested : 0;
   return tidepool::app::load(*g_app, name, particles) ? 1 : 0;
@@ -293,7 +296,7 @@ EMSCRIPTEN_KEEPALIVE const char* tp_state_hash() {
 // Runs `frames` fixed ticks now; 1..600 (the page is blocked meanwhile), else refused.
 EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
   if (!g_app || frames < 1 || frames > 600) return 0;
-  tidepool::app::end_idle(*g_app);  // a script has taken over
+  tidepool::app::end_idle(*g_app);
   tidepool::app::advance_frames(*g_app, frames);
   return 1;
 }
@@ -338,7 +341,7 @@ EMSCRIPTEN_KEEPALIVE void tp_clear_obstacles() {
 // thicker than it. Returns the obstacle's id, or -1 (warned).
 EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double bx, double by, double radius) {
   if (!g_app) return -1;
-  tidepool::app::end_idle(*g_app);  // a script has taken over
+  tidepool::app::end_idle(*g_app);
   const tidepool::Box& box = g_app->world.box();
   const double size = std::max(box.max.x - box.min.x, box.max.y - box.min.y);
   auto inside = [&](double x, double y) {
@@ -361,7 +364,7 @@ EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double 
 // folded panel's button over to the page.
 EMSCRIPTEN_KEEPALIVE int tp_set_tool(int tool) {
   if (!g_app || tool < 0 || tool > 3) return 0;
-  tidepool::app::end_idle(*g_app);  // a script has taken over
+  tidepool::app::end_idle(*g_app);
   if (static_cast<int>(g_app->tool) != tool) tidepool::app::release_all_contacts(*g_app);
   g_app->tool = static_cast<tidepool::app::Tool>(tool);
   return 1;
