@@ -110,9 +110,9 @@ namespace {
 // The idle motion: a soft paddle that sweeps to and fro along the tank at
 // the water's surface (twice its mean height; mid-tank for a grid) every
 // 12 s of simulated time, pressing a little and dragging the water along,
-// so waves run slowly. It starts once the scene
-// has played its first seconds by itself; not in a lid-driven cavity,
-// whose flow is the benchmark's.
+// so waves run slowly. It starts once the scene has played its first
+// seconds by itself; not in a lid-driven cavity, whose flow is the
+// benchmark's.
 constexpr double kIdlePeriod = 12.0;  // [s]
 constexpr double kIdleAfter = 3.0;    // [s]
 

@@ -63,7 +63,6 @@ int AutoQuality::record(double now_ms, double sim_ms, int ticks, int substeps, L
   substeps_.clear();
   window_start_ = now_ms;
   started_ = true;
-  const double cost = cost_ms;
   if (ceiling_since_ >= 0.0 && now_ms - ceiling_since_ > kCeilingMs) {
     ceiling_ = 0;
     ceiling_since_ = -1.0;
@@ -72,6 +71,7 @@ int AutoQuality::record(double now_ms, double sim_ms, int ticks, int substeps, L
   const char* what = cells_ ? "cells" : "particles";
   char why[160];
   int next = count;
+  const double cost = cost_ms;  // what the window is judged by
   if (cost > kBudgetMs) {
     quiet_windows_ = 0;
     next = std::max(lowest, std::min(count_for(count, cost, 0.8 * kBudgetMs, cells_), count * 9 / 10));

@@ -221,11 +221,14 @@ const std::vector<SceneDef>& scene_defs() {
 
 // The stretch that gives a scene's tank the aspect (width / height) and
 // keeps its area; none for aspect 0 or a tank of fixed shape.
+// How much a tank of this size stretches along x (and shrinks along y) to
+// take the aspect with its area kept: the new width over the old.
+float stretch_for(glm::vec2 size, float aspect) { return std::sqrt(aspect * size.y / size.x); }
+
 Place place_for(const Layout& l, float aspect) {
   Place at;
   if (l.fixed_shape || aspect == 0.0f) return at;
-  const glm::vec2 size = l.box.max - l.box.min;
-  const float k = std::sqrt(aspect * size.y / size.x);  // new width / old width
+  const float k = stretch_for(l.box.max - l.box.min, aspect);
   at.s = {k, 1.0f / k};
   return at;
 }
@@ -363,6 +366,10 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
   return false;
 }
 
+// A change of the tank's shape across the square by more than this ratio
+// is a phone turned on its side, not a window resized.
+constexpr float kTurnRatio = 1.5f;
+
 bool fit_tank(World& world, float aspect) {
   if (!(aspect >= kMinAspect && aspect <= kMaxAspect)) return false;
   const Box& b = world.box();
@@ -373,13 +380,13 @@ bool fit_tank(World& world, float aspect) {
   glm::mat2 m(1.0f);
   glm::vec2 offset = -b.min;
   const float now = size.x / size.y;
-  if ((now < 1.0f) != (aspect < 1.0f) && std::fabs(std::log(aspect / now)) > std::log(1.5f)) {
+  if ((now < 1.0f) != (aspect < 1.0f) && std::fabs(std::log(aspect / now)) > std::log(kTurnRatio)) {
     m = glm::mat2(0.0f, 1.0f, -1.0f, 0.0f);  // columns: x -> (0, 1), y -> (-1, 0)
     offset = glm::vec2(b.max.y, -b.min.x);   // (x, y) -> (max.y - y, x - min.x)
     size = {size.y, size.x};
   }
   // Then the stretch to the aspect, keeping the area.
-  const float k = std::sqrt(aspect * size.y / size.x);
+  const float k = stretch_for(size, aspect);
   const glm::mat2 stretch(k, 0.0f, 0.0f, 1.0f / k);
   const Box tank{{0.0f, 0.0f}, {size.x * k, size.y / k}};
   return world.transform(stretch * m, stretch * offset, tank);

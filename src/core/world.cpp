@@ -151,10 +151,16 @@ std::vector<std::string> World::set_params(const Params& params) {
 const Params& World::params() const { return s_->params; }
 float World::spacing() const { return s_->spacing(); }
 
+namespace {
+// A container: finite corners, and not empty.
+bool valid_box(const Box& box) {
+  return std::isfinite(box.min.x) && std::isfinite(box.min.y) && std::isfinite(box.max.x) &&
+         std::isfinite(box.max.y) && box.max.x > box.min.x && box.max.y > box.min.y;
+}
+}  // namespace
+
 void World::set_box(const Box& box) {
-  const bool ok = std::isfinite(box.min.x) && std::isfinite(box.min.y) && std::isfinite(box.max.x) &&
-                  std::isfinite(box.max.y) && box.max.x > box.min.x && box.max.y > box.min.y;
-  if (ok) s_->box = box;
+  if (valid_box(box)) s_->box = box;
 }
 const Box& World::box() const { return s_->box; }
 
@@ -162,9 +168,7 @@ bool World::transform(const glm::mat2& m, glm::vec2 offset, const Box& box) {
   WorldState& s = *s_;
   const bool finite = std::isfinite(m[0][0]) && std::isfinite(m[0][1]) && std::isfinite(m[1][0]) &&
                       std::isfinite(m[1][1]) && std::isfinite(offset.x) && std::isfinite(offset.y);
-  const bool box_ok = std::isfinite(box.min.x) && std::isfinite(box.min.y) && std::isfinite(box.max.x) &&
-                      std::isfinite(box.max.y) && box.max.x > box.min.x && box.max.y > box.min.y;
-  if (!finite || !box_ok || s.solver->field()) return false;
+  if (!finite || !valid_box(box) || s.solver->field()) return false;
   auto place = [&](glm::vec2 q) {
     const glm::vec2 r = m * q + offset;
     return glm::clamp(r, box.min, box.max);  // rounding must not leave a particle outside
