@@ -6,7 +6,7 @@
 #                                              --sizes 1000,4000 --no-capacity
 #   scripts/bench-wasm.sh --threads N [...]    the -pthread build, N threads
 #
-# Builds the core and the CLI only (no SDL2, no app) with Emscripten into
+# Builds the core and the CLI only (no app) with Emscripten into
 # build/wasm-cli (TIDEPOOL_WASM_CLI_BUILD overrides), Release, -msimd128.
 # With --threads N (1..8) it builds with -pthread into build/wasm-cli-mt
 # (TIDEPOOL_WASM_CLI_MT_BUILD overrides) instead, and the bench runs its

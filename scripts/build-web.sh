@@ -12,9 +12,9 @@
 #
 #   scripts/build-web.sh            (TIDEPOOL_SKIP_DEPS=1 skips scripts/deps.sh)
 #
-# Offline by design: SDL2 comes from the cache deps.sh fills (Debian's source
-# built for Emscripten), Dear ImGui from Debian's source package. With a full
-# emsdk and internet, `-DTIDEPOOL_SDL2_PORT=ON` uses Emscripten's port instead.
+# Offline by design: Debian's emscripten, and Dear ImGui from Debian's
+# source package (deps.sh). The page needs no SDL2: the app's platform layer
+# talks to the browser through Emscripten's html5.h (src/app/platform_web.cpp).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
@@ -22,7 +22,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" web
 
 # The configure lines are CMakePresets.json's wasm and wasm-threads presets
-# (Emscripten's toolchain, the SDL2 prefixes and ImGui from env.sh), for
+# (Emscripten's toolchain and ImGui from env.sh), for
 # build/web and build/web/mt. TIDEPOOL_WEB_BUILD moves both trees, so the
 # folders are passed on the command line, where they override the presets'.
 BUILD="${TIDEPOOL_WEB_BUILD:-$ROOT/build/web}"

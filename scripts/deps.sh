@@ -7,9 +7,9 @@
 #   app      + SDL2 (libsdl2-dev), GLES headers, Mesa, Xvfb and the Dear ImGui
 #            source: the native desktop app, and a virtual display to run it
 #   wasm     + Emscripten and Node: the core and the CLI as WebAssembly
-#            (scripts/bench-wasm.sh), no SDL2
-#   web      + wasm, the Dear ImGui source and SDL2 built once for Emscripten
-#            into the cache, twice: plain and -pthread (the threads build)
+#            (scripts/bench-wasm.sh)
+#   web      + wasm and the Dear ImGui source: the web toy (the page's own
+#            events and WebGL through Emscripten, no SDL2)
 #   browser  + Chromium and playwright-core (npm, in web/) for the browser tests
 #
 # Everything that is downloaded or built lands in ${TIDEPOOL_CACHE:-~/.cache/tidepool},
@@ -48,7 +48,7 @@ need() {
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# --- Debian source packages (SDL2 and Dear ImGui come from there) ------------
+# --- Debian source packages (Dear ImGui comes from there) ---------------------
 # `apt-get source` needs a deb-src entry; the machines ship with binary ones only.
 ensure_deb_src() {
   if [ -n "$(apt-cache showsrc imgui 2>/dev/null | head -1)" ]; then return 0; fi
@@ -82,7 +82,7 @@ fetch_source() {
   local tmp="$TIDEPOOL_CACHE/src/.unpack-$pkg"
   rm -rf "$tmp" && mkdir -p "$tmp"
   tar -xf "$orig" -C "$tmp"
-  # The tarball holds one top folder whose name varies (imgui-1.86, SDL2-2.26.5).
+  # The tarball holds one top folder whose name varies (imgui-1.86).
   local top
   top="$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -1)"
   mv "$top" "$TIDEPOOL_CACHE/src/$dir"
@@ -91,6 +91,11 @@ fetch_source() {
 }
 
 # --- components --------------------------------------------------------------
+imgui_source() {
+  fetch_source imgui "imgui-$IMGUI_VERSION"
+  [ -f "$TIDEPOOL_IMGUI_DIR/imgui.h" ] || die "$TIDEPOOL_IMGUI_DIR has no imgui.h"
+}
+
 do_native() {
   need cmake make g++ pkg-config libglm-dev catch2
 }
@@ -99,43 +104,7 @@ do_app() {
   do_native
   # xvfb: test.sh runs the desktop app for a few frames on a virtual display.
   need libsdl2-dev libgl-dev libgles-dev libgl1-mesa-dri xvfb xauth
-  fetch_source imgui "imgui-$IMGUI_VERSION"
-  [ -f "$TIDEPOOL_IMGUI_DIR/imgui.h" ] || die "$TIDEPOOL_IMGUI_DIR has no imgui.h"
-}
-
-# SDL2 built for Emscripten with its own CMake, installed under a prefix in
-# the cache. Only what the toy uses: video, events, timers; no audio,
-# joystick, haptics or sensors (less to build, less in the .wasm). The stamp
-# holds these options and is written last, so an interrupted build, or one
-# with other options, is redone.
-SDL2_WASM_OPTIONS="-DCMAKE_BUILD_TYPE=Release -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF \
--DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF -DSDL_SENSOR=OFF -DSDL_POWER=OFF"
-# The threads build (build-web.sh, tidepool-mt.*) links into shared memory,
-# which wasm-ld allows only when every object was compiled with atomics and
-# bulk memory: SDL2 a second time with -pthread (SDL_PTHREADS adds it to its
-# own sources, CMAKE_C_FLAGS to everything else it compiles).
-SDL2_WASM_MT_OPTIONS="$SDL2_WASM_OPTIONS -DSDL_PTHREADS=ON -DCMAKE_C_FLAGS=-pthread"
-
-# build_sdl2_wasm PREFIX OPTIONS NAME: NAME names the build folder and logs.
-build_sdl2_wasm() {
-  local prefix="$1" options="$2" name="$3"
-  local stamp="$prefix/.tidepool-built"
-  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$options" ] && return 0
-  fetch_source libsdl2 "SDL2-$SDL2_VERSION"
-  local bdir="$TIDEPOOL_CACHE/build-$name"
-  say "building SDL2 $SDL2_VERSION for Emscripten into ${prefix##*/} (once per machine, ~5 min on 2 cores)"
-  local t0=$SECONDS
-  rm -rf "$bdir" "$prefix"
-  # shellcheck disable=SC2086  # the options are words on purpose
-  emcmake cmake -S "$TIDEPOOL_CACHE/src/SDL2-$SDL2_VERSION" -B "$bdir" $options \
-    >"$TIDEPOOL_CACHE/$name-configure.log" 2>&1 ||
-    { tail -40 "$TIDEPOOL_CACHE/$name-configure.log"; die "SDL2 configure failed ($name)"; }
-  nice -n 10 cmake --build "$bdir" -j"${TIDEPOOL_JOBS}" >"$TIDEPOOL_CACHE/$name-build.log" 2>&1 ||
-    { tail -40 "$TIDEPOOL_CACHE/$name-build.log"; die "SDL2 build failed ($name)"; }
-  cmake --install "$bdir" --prefix "$prefix" >/dev/null
-  rm -rf "$bdir"
-  printf '%s' "$options" >"$stamp"
-  say "SDL2 for Emscripten ready in $prefix ($((SECONDS - t0)) s)"
+  imgui_source
 }
 
 do_wasm() {
@@ -149,10 +118,7 @@ do_wasm() {
 
 do_web() {
   do_wasm
-  fetch_source imgui "imgui-$IMGUI_VERSION"
-  build_sdl2_wasm "$TIDEPOOL_SDL2_PREFIX" "$SDL2_WASM_OPTIONS" sdl2-wasm
-  # The web build always makes the threads variant too (build-web.sh).
-  build_sdl2_wasm "$TIDEPOOL_SDL2_MT_PREFIX" "$SDL2_WASM_MT_OPTIONS" sdl2-wasm-mt
+  imgui_source
 }
 
 do_browser() {

@@ -17,13 +17,11 @@
 #include "tidepool/scenes.h"
 #include "tidepool/world.h"
 
+#include "platform.h"
 #include "quality.h"
 #include "renderer.h"
 #include "thread_choice.h"
 #include "thread_pool.h"
-
-struct SDL_Window;
-union SDL_Event;
 
 namespace tidepool::app {
 
@@ -177,7 +175,7 @@ struct App {
   float pointer_strength = 40.0f;  // [m/s^2]
   float pointer_stir = 20.0f;     // [1/s]
   float obstacle_radius = 0.04f;  // [m], set per scene
-  std::map<int64_t, Contact> contacts;  // -1 = mouse, else SDL finger id
+  std::map<int64_t, Contact> contacts;  // kMouse, or a finger's id
   std::vector<tidepool::PointerForce> forces;
 
   // Panel.
@@ -192,7 +190,6 @@ struct App {
   std::vector<std::array<float, 4>> ui_rects;
   float ui_scale = 0.0f;               // font/size scale the ImGui atlas was built for
 
-  SDL_Window* window = nullptr;
   float pixel_ratio = 1.0f;  // framebuffer pixels per window unit
   View view;
   Renderer renderer;
@@ -221,7 +218,7 @@ int pool_threads(const App& app);
 int threads_in_use(const App& app);
 
 // Input (input.cpp).
-void handle_event(App& app, const SDL_Event& event, bool ui_wants_mouse);
+void handle_input(App& app, const InputEvent& event, bool ui_wants_mouse);
 void update_forces(App& app, float frame_dt);
 void release_all_contacts(App& app);
 // Ends the idle motion for good, and its force at once.

@@ -3,11 +3,8 @@
 // right button or a modifier), all at the same time, or draws or erases
 // obstacles when the obstacle tool is picked in the panel.
 //
-// SDL turns the first finger into mouse events too; those are left to Dear
-// ImGui (so the panel works by touch) and ignored here, where fingers come
-// through their own events.
-#include <SDL.h>
-
+// The platform (platform.h) also gives Dear ImGui the first finger as its
+// mouse, so the panel works by touch; here each finger is its own contact.
 #include <algorithm>
 #include <cmath>
 
@@ -19,16 +16,15 @@ namespace tidepool::app {
 
 namespace {
 
-constexpr int64_t kMouse = -1;
 constexpr float kMaxDragSpeed = 6.0f;  // [m/s] a flick must not blow the fluid apart
 constexpr double kDragWindow = 0.12;   // [s of simulation] drag velocity averaging window
 
-// SDL reports mouse positions in window units; the view is in framebuffer pixels.
-glm::vec2 window_to_pixel(const App& app, float x, float y) { return glm::vec2(x, y) * app.pixel_ratio; }
+// Events come in window units; the view is in framebuffer pixels.
+glm::vec2 window_to_pixel(const App& app, glm::vec2 at) { return at * app.pixel_ratio; }
 
-bool over_panel(const App& app, float wx, float wy) {
+bool over_panel(const App& app, glm::vec2 at) {
   for (const auto& r : app.ui_rects)
-    if (wx >= r[0] && wy >= r[1] && wx < r[0] + r[2] && wy < r[1] + r[3]) return true;
+    if (at.x >= r[0] && at.y >= r[1] && at.x < r[0] + r[2] && at.y < r[1] + r[3]) return true;
   return false;
 }
 
@@ -76,8 +72,6 @@ void end(App& app, int64_t id) {
   finish_stroke(app, it->second);
   app.contacts.erase(it);
 }
-
-bool pull_modifier() { return (SDL_GetModState() & (KMOD_SHIFT | KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0; }
 
 }  // namespace
 
@@ -138,49 +132,36 @@ void idle_stir(App& app) {
 
 }  // namespace
 
-void handle_event(App& app, const SDL_Event& e, bool ui_wants_mouse) {
-  if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_FINGERDOWN || e.type == SDL_KEYDOWN) end_idle(app);
-  int ww = 1, wh = 1;
-  if (app.window) SDL_GetWindowSize(app.window, &ww, &wh);
-  switch (e.type) {
-    case SDL_MOUSEBUTTONDOWN:
-      if (e.button.which == SDL_TOUCH_MOUSEID) break;
-      if (e.button.button != SDL_BUTTON_LEFT && e.button.button != SDL_BUTTON_RIGHT) break;
-      if (ui_wants_mouse || app.contacts.count(kMouse)) break;
-      begin(app, kMouse, window_to_pixel(app, static_cast<float>(e.button.x), static_cast<float>(e.button.y)),
-            e.button.button == SDL_BUTTON_RIGHT || pull_modifier(), false);
+void handle_input(App& app, const InputEvent& e, bool ui_wants_mouse) {
+  if (e.kind == InputEvent::Kind::Down || e.kind == InputEvent::Kind::Key) end_idle(app);
+  const bool mouse = e.id == kMouse;
+  switch (e.kind) {
+    case InputEvent::Kind::Down:
+      if (mouse) {
+        if (ui_wants_mouse || app.contacts.count(kMouse)) break;
+        begin(app, kMouse, window_to_pixel(app, e.at), e.pull, false);
+      } else {
+        // A finger that lands on the panel belongs to it for good.
+        begin(app, e.id, window_to_pixel(app, e.at), false, over_panel(app, e.at));
+      }
       break;
-    case SDL_MOUSEMOTION:
-      if (e.motion.which == SDL_TOUCH_MOUSEID) break;
-      move(app, kMouse, window_to_pixel(app, static_cast<float>(e.motion.x), static_cast<float>(e.motion.y)));
+    case InputEvent::Kind::Move:
+      move(app, e.id, window_to_pixel(app, e.at));
       break;
-    case SDL_MOUSEBUTTONUP:
-      if (e.button.which == SDL_TOUCH_MOUSEID) break;
-      end(app, kMouse);
+    case InputEvent::Kind::Up:
+      end(app, e.id);
       break;
-    case SDL_FINGERDOWN: {
-      const float wx = e.tfinger.x * ww, wy = e.tfinger.y * wh;
-      begin(app, static_cast<int64_t>(e.tfinger.fingerId), window_to_pixel(app, wx, wy), false,
-            over_panel(app, wx, wy));
-      break;
-    }
-    case SDL_FINGERMOTION:
-      move(app, static_cast<int64_t>(e.tfinger.fingerId),
-           window_to_pixel(app, e.tfinger.x * ww, e.tfinger.y * wh));
-      break;
-    case SDL_FINGERUP:
-      end(app, static_cast<int64_t>(e.tfinger.fingerId));
-      break;
-    case SDL_KEYDOWN:
+    case InputEvent::Kind::Key:
       if (app.gl_ready && ImGui::GetIO().WantCaptureKeyboard) break;
-      if (e.key.keysym.sym == SDLK_SPACE) app.paused = !app.paused;
-      else if (e.key.keysym.sym == SDLK_r) load(app, app.scene, app.particles_requested);
-      else if (e.key.keysym.sym == SDLK_s && app.paused) app.step_once = true;
+      if (e.key == ' ') app.paused = !app.paused;
+      else if (e.key == 'r') load(app, app.scene, app.particles_requested);
+      else if (e.key == 's' && app.paused) app.step_once = true;
       break;
-    case SDL_WINDOWEVENT:
-      if (e.window.event == SDL_WINDOWEVENT_FOCUS_LOST) release_all_contacts(app);
+    case InputEvent::Kind::FocusLost:
+      release_all_contacts(app);
       break;
-    default:
+    case InputEvent::Kind::Quit:
+      app.quit = true;
       break;
   }
 }

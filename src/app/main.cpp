@@ -4,9 +4,6 @@
 // through a clamped accumulator) -> render -> panel on top -> swap.
 // Natively a plain loop calls it; in the browser emscripten_set_main_loop
 // does, once per requestAnimationFrame.
-#define SDL_MAIN_HANDLED  // we own main() on every platform
-#include <SDL.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,7 +13,6 @@
 
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
-#include "imgui_impl_sdl.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -248,10 +244,7 @@ Room tank_room(const App& app, int dw, int dh) {
 
 void update_sizes(App& app) {
   int ww = 1, wh = 1, dw = 1, dh = 1;
-  SDL_GetWindowSize(app.window, &ww, &wh);
-  SDL_GL_GetDrawableSize(app.window, &dw, &dh);
-  ww = std::max(ww, 1);
-  wh = std::max(wh, 1);
+  platform_sizes(app, &ww, &wh, &dw, &dh);
   app.pixel_ratio = std::max(static_cast<float>(dw) / ww, 0.25f);
   // Phones: a larger panel (fingers are wider than a mouse pointer).
   const float ui = app.pixel_ratio * (std::min(ww, wh) < 600 ? 1.3f : 1.0f);
@@ -506,19 +499,16 @@ void frame(App& app) {
   const double frame_time = app.last_time_ms < 0.0 ? 0.0 : (now - app.last_time_ms) / 1000.0;
   app.last_time_ms = now;
 
-  SDL_Event event;
-  while (SDL_PollEvent(&event)) {
-    if (app.gl_ready) ImGui_ImplSDL2_ProcessEvent(&event);
-    if (event.type == SDL_QUIT) app.quit = true;
-    handle_event(app, event, app.gl_ready && ImGui::GetIO().WantCaptureMouse);
-  }
+  std::vector<InputEvent> events;
+  platform_poll(app, app.gl_ready, &events);
+  for (const InputEvent& e : events) handle_input(app, e, app.gl_ready && ImGui::GetIO().WantCaptureMouse);
   if (!app.gl_ready) return;  // context lost: nothing to draw with until it is back
 
   update_sizes(app);
   follow_screen(app, now);
   ImGui_ImplOpenGL3_NewFrame();
   app.imgui_gl_objects = true;
-  ImGui_ImplSDL2_NewFrame();
+  platform_new_frame(app);
   ImGui::NewFrame();
   draw_panel(app);
 
@@ -554,7 +544,7 @@ void frame(App& app) {
     }
   }
 #endif
-  SDL_GL_SwapWindow(app.window);
+  platform_swap(app);
 
   const float cpu = static_cast<float>(now_ms() - now);
   app.stats.frame_ms = app.stats.frame_ms == 0.0f ? cpu : 0.9f * app.stats.frame_ms + 0.1f * cpu;
@@ -599,54 +589,14 @@ int thread_count(const Options& options) {
   return options.threads > 0 ? std::min(options.threads, most) : most;
 }
 
-// SDL, the window and its OpenGL ES 3 context (WebGL 2 in the browser),
-// made current. False, reported through web_error(), if any is missing.
-bool open_window(App& app, SDL_GLContext* context) {
-  SDL_SetMainReady();
-  // Touches arrive as finger events (each its own force); SDL also turns
-  // the first finger into mouse events, which only Dear ImGui uses.
-  SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "1");
-  SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0");
-#ifdef __EMSCRIPTEN__
-  // Keys only while the canvas has focus, so the page keeps its own.
-  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
-#endif
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-    web_error(std::string("Could not start SDL: ") + SDL_GetError());
-    return false;
-  }
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
-  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
-  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
-  app.window = SDL_CreateWindow("Tidepool", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
-                                SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-  if (!app.window) {
-    web_error(std::string("Could not create the window: ") + SDL_GetError());
-    return false;
-  }
-  *context = SDL_GL_CreateContext(app.window);
-  if (!*context) {
-    web_error(std::string("Could not create a WebGL 2 / OpenGL ES 3 context: ") + SDL_GetError());
-    return false;
-  }
-  SDL_GL_MakeCurrent(app.window, *context);
-#ifndef __EMSCRIPTEN__
-  SDL_GL_SetSwapInterval(1);  // the browser paces frames itself
-#endif
-  return true;
-}
-
 // Dear ImGui on the window, and the GL objects of its backend and of the
 // renderer. False, reported through web_error(), if they cannot be made.
-bool start_graphics(App& app, SDL_GLContext context) {
+bool start_graphics(App& app) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini: nothing to write on the web, no litter natively
-  ImGui_ImplSDL2_InitForOpenGL(app.window, context);
+  if (!platform_open(app)) return false;
   std::string error;
   if (!gl_create(app, &error)) {
     web_error("Could not set up the graphics: " + error);
@@ -658,7 +608,7 @@ bool start_graphics(App& app, SDL_GLContext context) {
 #ifndef __EMSCRIPTEN__
 // Natively: frames until the window closes or --frames are done, a summary
 // line (the smoke tests read it), then everything torn down.
-void run_native(App* app, SDL_GLContext context) {
+void run_native(App* app) {
   while (!app->quit) {
     frame(*app);
     if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
@@ -675,12 +625,9 @@ void run_native(App* app, SDL_GLContext context) {
               static_cast<unsigned long long>(app->stats.frame), body, app->stats.fps, app->stats.sim_ms,
               app->pool->threads(), app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
   app->renderer.shutdown();
-  SDL_GL_DeleteContext(context);
-  SDL_DestroyWindow(app->window);
-  SDL_Quit();
+  platform_close(*app);
+  ImGui::DestroyContext();
   delete app;
 }
 #endif
@@ -702,8 +649,7 @@ int run(int argc, char** argv) {
 #endif
   app->render.color = app->options.color;
 
-  SDL_GLContext context = nullptr;
-  if (!open_window(*app, &context) || !start_graphics(*app, context)) return 1;
+  if (!start_graphics(*app)) return 1;
   // The tank takes the screen's shape (or a share link's, laid out for
   // this screen a moment later).
   update_sizes(*app);
@@ -718,7 +664,7 @@ int run(int argc, char** argv) {
   web_started(*app);
   emscripten_set_main_loop_arg(&frame_callback, app, 0, true);
 #else
-  run_native(app, context);
+  run_native(app);
 #endif
   return 0;
 }

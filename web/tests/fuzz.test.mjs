@@ -25,7 +25,7 @@ const VIEW = { width: 800, height: 560 };
 const STALL_MS = 15_000;
 // The heap may grow while the play finds bigger worlds, up to this.
 const HEAP_LIMIT = 512 * 1024 * 1024;
-// Chromium's own report when a touch handler (SDL's) cancels a touch the
+// Chromium's own report when a touch handler (the app's) cancels a touch the
 // compositor had already made uncancelable, which it does when the main
 // thread is slow to answer (here, SwiftShader drawing): the touch still
 // reaches the water, and the page did nothing wrong.
