@@ -8,8 +8,11 @@
 //                particle are fluid, those inside an obstacle solid, the
 //                rest air; the particles per fluid cell, for the volume
 //   forces       gravity and pointer forces on the faces
-//   pressure     the projection of mac_grid.cpp with the free surface: air
-//                cells hold p = 0 (Dirichlet), walls and obstacles no flux.
+//   pressure     the projection of mac_grid.cpp with the free surface: p = 0
+//                between a fluid and an air cell where the liquid of the
+//                two ends (each cell's share of it from the particles per
+//                cell), by the ghost fluid method (Gibou et al. 2002;
+//                Enright et al. 2003); walls and obstacles no flux.
 //                Cells denser than the rest state get a divergence source
 //                that spreads them (a density-based volume correction in the
 //                spirit of Kugelstadt et al. 2019), so the particles neither
@@ -47,11 +50,13 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   Carried carried() override { return {}; }
   DensityKernel density_kernel() const override { return DensityKernel::Cubic; }
   // The flow crosses at most grid_cfl cells a step: the particles' RK2
-  // path through the grid stays accurate (the grid solve is stable at any
-  // step).
+  // path through the grid stays accurate. That is the only bound: the
+  // projection and the viscosity are implicit, stable at any step, and
+  // no force acts on the particles directly.
   float dt_limit(const Params& P, float vmax) const override {
     return vmax > 0.0f ? P.grid_cfl * g_.dx / vmax : std::numeric_limits<float>::infinity();
   }
+  bool sph_bounds() const override { return false; }
   float mean_neighbours(int) const override { return 0.0f; }
   size_t bytes() const override;
 
@@ -72,6 +77,7 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   std::vector<uint8_t> type_, known_u_, known_v_;
   std::vector<float> count_;  // particles per cell (kernel-weighted)
   std::vector<float> phi_, rhs_, source_, work_;
+  std::vector<float> fill_, surface_;  // each cell's share of liquid, the ghost fluid's terms
   std::vector<uint8_t> free_;
   PoissonSolver poisson_;
 };
@@ -286,6 +292,8 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   const float rest = per_side * per_side;
   const int nx = g_.nx, ny = g_.ny;
   source_.assign(static_cast<size_t>(nx) * ny, 0.0f);
+  fill_.resize(count_.size());
+  for (size_t c = 0; c < count_.size(); ++c) fill_[c] = std::min(count_[c] / rest, 1.0f);
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) {
       const int c = g_.cell(i, j);
@@ -298,7 +306,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
       if (excess > 0.0f || inside) source_[c] = P.volume_correction * excess / dt;
     }
   project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_,
-          P.max_speed)
+          P.max_speed, &fill_, &surface_)
       .record(st);
   st.cells = nx * ny;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
@@ -329,7 +337,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
 
 size_t FlipSolver::bytes() const {
   const size_t floats = g_.u.size() + g_.v.size() + u_old_.size() + v_old_.size() + wu_.size() + wv_.size() +
-                        count_.size() + phi_.size() + rhs_.size();
+                        count_.size() + phi_.size() + rhs_.size() + fill_.size() + surface_.size();
   return floats * sizeof(float) + type_.size() + known_u_.size() + known_v_.size();
 }
 

@@ -20,16 +20,35 @@ int MacGrid::contain(float vmax) {
   return hits;
 }
 
+// Between fluid cell f and air cell a the surface lies theta cells from
+// f's centre toward a's (Gibou et al. 2002; the ghost pressure beyond it is
+// linear through p = 0 there). The liquid of the two cells, fill_f +
+// fill_a cells of it, stacked from f's far face, ends at
+// theta = fill_f + fill_a - 1/2: for a flat pool whose top is f's top face,
+// 1/2. It is held within [1/2, 1]: a cell that holds a particle is fluid,
+// so the surface lies no nearer its centre than its face (a thinner share
+// would make the surface cells' pressure follow every particle that
+// crosses a face, and a resting pool shimmer), and past 1 the air cell
+// would be the fluid one.
+namespace {
+constexpr float kMinTheta = 0.5f;
+float surface_fraction(const std::vector<float>& fill, int fluid, int air) {
+  const float theta = fill[fluid] + fill[air] - 0.5f;
+  return theta > kMinTheta ? std::min(theta, 1.0f) : kMinTheta;
+}
+}  // namespace
+
 // lap phi = div u* on the fluid cells, then u = u* - grad phi: the
 // Helmholtz-Hodge decomposition (Stam 1999). In cell units:
 //   sum over open neighbours n of (phi_c - phi_n) = -dx^2 div_c,
 // with phi = 0 in air cells (a free surface) and no flux through solid
 // ones (their faces are left as they are). Then every face with a fluid
 // cell on one side and no solid on either loses dx^-1 times the jump of
-// phi across it.
+// phi across it, over theta where a fill places the surface.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
-                         const std::vector<float>* source, float max_speed) {
+                         const std::vector<float>* source, float max_speed, const std::vector<float>* fill,
+                         std::vector<float>* surface) {
   MacGrid& g = *grid;
   const int contained = g.contain(max_speed);
   const int nx = g.nx, ny = g.ny;
@@ -40,18 +59,44 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)
       (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
-  solver->set_cells(nx, ny, type);
+  // 1 / theta of the face between cells a and b: 1 unless one is fluid and
+  // the other air, with fills.
+  auto inverse_theta = [&](int a, int b) {
+    if (!fill) return 1.0f;
+    if (type[a] == kFluidCell && type[b] == kAirCell) return 1.0f / surface_fraction(*fill, a, b);
+    if (type[b] == kFluidCell && type[a] == kAirCell) return 1.0f / surface_fraction(*fill, b, a);
+    return 1.0f;
+  };
+  if (fill) {
+    surface->assign(cells, 0.0f);
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int c = g.cell(i, j);
+        if (type[c] != kFluidCell) continue;
+        float extra = 0.0f;
+        if (i > 0) extra += inverse_theta(c, c - 1) - 1.0f;
+        if (i + 1 < nx) extra += inverse_theta(c, c + 1) - 1.0f;
+        if (j > 0) extra += inverse_theta(c, c - nx) - 1.0f;
+        if (j + 1 < ny) extra += inverse_theta(c, c + nx) - 1.0f;
+        (*surface)[c] = extra;
+      }
+  }
+  solver->set_cells(nx, ny, type, fill ? surface : nullptr);
   const PoissonResult res = solver->solve(*rhs, phi, tolerance, max_iterations, loops);
   auto moves = [&](int a, int b) {
     return type[a] != kSolidCell && type[b] != kSolidCell && (type[a] == kFluidCell || type[b] == kFluidCell);
   };
   const std::vector<float>& p = *phi;
   for (int j = 0; j < ny; ++j)
-    for (int i = 1; i < nx; ++i)
-      if (moves(g.cell(i - 1, j), g.cell(i, j))) g.u[g.u_index(i, j)] -= (p[g.cell(i, j)] - p[g.cell(i - 1, j)]) / g.dx;
+    for (int i = 1; i < nx; ++i) {
+      const int a = g.cell(i - 1, j), b = g.cell(i, j);
+      if (moves(a, b)) g.u[g.u_index(i, j)] -= (p[b] - p[a]) * inverse_theta(a, b) / g.dx;
+    }
   for (int j = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i)
-      if (moves(g.cell(i, j - 1), g.cell(i, j))) g.v[g.v_index(i, j)] -= (p[g.cell(i, j)] - p[g.cell(i, j - 1)]) / g.dx;
+    for (int i = 0; i < nx; ++i) {
+      const int a = g.cell(i, j - 1), b = g.cell(i, j);
+      if (moves(a, b)) g.v[g.v_index(i, j)] -= (p[b] - p[a]) * inverse_theta(a, b) / g.dx;
+    }
   ProjectionResult out;
   out.contained = contained + g.contain(max_speed);
   out.iterations = res.iterations;

@@ -79,11 +79,16 @@ struct ProjectionResult {
 // correction); max_divergence then measures the difference from it.
 // max_speed: the faces are held to it (MacGrid::contain) before and after
 // the solve, so that a storm of pointer forces cannot overflow the Poisson
-// solve or the next step's advection traces.
+// solve or the next step's advection traces. fill (optional): per cell, the
+// share of it a liquid fills; the surface's p = 0 then lies between a fluid
+// and an air cell where their liquid, stacked from the fluid cell's far
+// face, ends (the ghost fluid method, poisson.h), instead of at the air
+// cell's centre. surface: scratch for it.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
                          const std::vector<float>* source = nullptr,
-                         float max_speed = std::numeric_limits<float>::infinity());
+                         float max_speed = std::numeric_limits<float>::infinity(),
+                         const std::vector<float>* fill = nullptr, std::vector<float>* surface = nullptr);
 
 
 // (I - a lap) f = f* for one velocity component on its w x h faces, in

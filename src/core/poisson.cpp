@@ -48,8 +48,20 @@ Links links_of(int i, int j, int cnx, int cny, const std::vector<uint8_t>& coars
 
 }  // namespace
 
-void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types) {
-  if (!levels_.empty() && levels_[0].nx == nx && levels_[0].ny == ny && levels_[0].type == types) return;
+void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface) {
+  const bool same = !levels_.empty() && levels_[0].nx == nx && levels_[0].ny == ny && levels_[0].type == types;
+  if (!same) build_levels(nx, ny, types);
+  if (!surface && !surface_) return;
+  Level& fine = levels_[0];
+  for (size_t c = 0; c < fine.diag.size(); ++c) {
+    const float d = open_[c] + (surface && fine.type[c] == kFluidCell ? std::max((*surface)[c], 0.0f) : 0.0f);
+    fine.diag[c] = d;
+    fine.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
+  }
+  surface_ = surface != nullptr;
+}
+
+void PoissonSolver::build_levels(int nx, int ny, const std::vector<uint8_t>& types) {
   levels_.clear();
   Level fine;
   fine.nx = nx;
@@ -74,6 +86,8 @@ void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types)
   }
   for (Level& l : levels_) build_operator(&l);
   for (size_t k = 0; k + 1 < levels_.size(); ++k) build_links(&levels_[k], levels_[k + 1]);
+  open_ = levels_[0].diag;
+  surface_ = false;
   const std::vector<uint8_t>& t = levels_[0].type;
   fluid_ = static_cast<int>(std::count(t.begin(), t.end(), kFluidCell));
   singular_ = std::find(t.begin(), t.end(), kAirCell) == t.end();

@@ -12,6 +12,13 @@
 //   sum over neighbours n that are fluid or air of (p_c - p_n) = b_c,
 // with p_n = 0 for air. Every grid solver (stable.cpp, and a liquid's
 // free surface) projects through this one solver.
+//
+// A liquid may place its surface between a fluid cell and an air cell, at
+// a fraction theta of the way (the ghost fluid method: Gibou et al. 2002,
+// Enright et al. 2003). The air neighbour's term becomes p_c / theta: the
+// caller passes, per fluid cell, the sum over its air neighbours of
+// 1 / theta - 1, added to the diagonal. Only the finest level takes it;
+// the coarser levels, a preconditioner, keep theta = 1.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +38,9 @@ struct PoissonResult {
 class PoissonSolver {
  public:
   // Sets the cells (nx * ny types, row-major from the bottom row) and
-  // builds the coarser levels. Cheap when nothing changed.
-  void set_cells(int nx, int ny, const std::vector<uint8_t>& types);
+  // builds the coarser levels; cheap when the types did not change.
+  // surface (optional, nx * ny): the ghost fluid's extra diagonal above.
+  void set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface = nullptr);
 
   // Solves A p = b on the fluid cells, starting from p (a warm start),
   // until the residual is below `tolerance` relative to b or after
@@ -66,6 +74,7 @@ class PoissonSolver {
     std::vector<float> link_weight;
     int pad() const { return nx + 1; }
   };
+  void build_levels(int nx, int ny, const std::vector<uint8_t>& types);
   static void build_operator(Level* l);
   static void build_links(Level* fine, const Level& coarse);
   static void jacobi(Level* l, const Loops& loops);
@@ -75,6 +84,8 @@ class PoissonSolver {
   void remove_mean(std::vector<float>* v) const;
 
   std::vector<Level> levels_;
+  std::vector<float> open_;  // the finest level's diagonal without a surface: its open neighbours
+  bool surface_ = false;     // the finest diagonal holds a surface's terms
   bool singular_ = false;  // no air cell: the constant lies in A's null space
   int fluid_ = 0;
   std::vector<float> r_, z_, d_, q_;  // CG's vectors (d_ padded as a level's x)

@@ -61,9 +61,14 @@ class FluidSolver {
   virtual Carried carried() = 0;
   // The kernel of its density sums, for the walls' density map.
   virtual DensityKernel density_kernel() const = 0;
-  // Its own bound on the time step (beyond the CFL, force and viscosity
-  // bounds every solver shares), for the largest speed vmax.
+  // Its own bound on the time step, for the largest speed vmax: beyond the
+  // particle bounds (World::stable_dt) where sph_bounds(), else the only one.
   virtual float dt_limit(const Params& params, float vmax) const;
+  // Whether the SPH bounds on the step apply (the CFL condition in h, the
+  // force bound, explicit viscosity's): they keep explicit particle forces
+  // stable, so a solver whose pressure and viscosity are implicit on a grid
+  // has none of them.
+  virtual bool sph_bounds() const { return moves_particles(); }
   // Mean neighbours within h per particle, self excluded, from its last
   // density pass (0 before the first).
   virtual float mean_neighbours(int particles) const = 0;

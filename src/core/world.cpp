@@ -326,7 +326,7 @@ float World::stable_dt() const {
   });
   const float vmax = std::sqrt(static_cast<float>(v2max));
   float dt = P.dt;
-  if (!s.solver->moves_particles()) return std::max(std::min(dt, s.solver->dt_limit(P, vmax)), 1e-6f);
+  if (!s.solver->sph_bounds()) return std::max(std::min(dt, s.solver->dt_limit(P, vmax)), 1e-6f);
   // CFL (seed 002): no particle moves more than lambda h in one step.
   if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
   // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max).
