@@ -12,7 +12,9 @@
 //                between a fluid and an air cell where the liquid of the
 //                two ends (each cell's share of it from the particles per
 //                cell), by the ghost fluid method (Gibou et al. 2002;
-//                Enright et al. 2003); walls and obstacles no flux.
+//                Enright et al. 2003), which holds surface tension's
+//                sigma kappa there (Young-Laplace); walls and obstacles no
+//                flux.
 //                Cells denser than the rest state get a divergence source
 //                that spreads them (a density-based volume correction in the
 //                spirit of Kugelstadt et al. 2019), so the particles neither
@@ -65,6 +67,7 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   void particles_to_grid(const WorldState& s);
   void add_forces(const WorldState& s, float dt);
   void viscosity(const WorldState& s, float dt);
+  void surface_tension(const WorldState& s, float dt);
   void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, int h);
   void grid_to_particles(WorldState& s, float dt);
   float sample(const std::vector<float>& f, int w, int h, float fx, float fy) const;
@@ -78,6 +81,7 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   std::vector<float> count_;  // particles per cell (kernel-weighted)
   std::vector<float> phi_, rhs_, source_, work_;
   std::vector<float> fill_, surface_;  // each cell's share of liquid, the ghost fluid's terms
+  std::vector<float> smooth_, normal_x_, normal_y_, held_;  // surface tension's curvature and potential
   std::vector<uint8_t> free_;
   PoissonSolver poisson_;
 };
@@ -221,6 +225,49 @@ void FlipSolver::viscosity(const WorldState& s, float dt) {
   implicit_viscosity(&g_.v, nx, ny + 1, free_, walls, a, &work_);
 }
 
+// Surface tension as the pressure jump sigma kappa across the surface
+// (Young-Laplace; in 2D sigma is a force, N), which the ghost fluid holds
+// where p = 0 would lie. kappa = div n, with n = -grad F / |grad F| the
+// outward normal of the fill F smoothed by a 3 x 3 binomial filter
+// (Brackbill et al. 1992 take the same normal from a colour function), by
+// central differences; |kappa| is held to 1 / dx, the sharpest corner the
+// grid resolves. held_ gets sigma kappa dt / rho0 on the fluid cells
+// (phi's units).
+void FlipSolver::surface_tension(const WorldState& s, float dt) {
+  const int nx = g_.nx, ny = g_.ny;
+  const size_t cells = static_cast<size_t>(nx) * ny;
+  auto at = [&](const std::vector<float>& f, int i, int j) {
+    return f[g_.cell(std::clamp(i, 0, nx - 1), std::clamp(j, 0, ny - 1))];
+  };
+  smooth_.resize(cells);
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      float sum = 0.0f;
+      for (int b = -1; b <= 1; ++b)
+        for (int a = -1; a <= 1; ++a) sum += float((2 - std::abs(a)) * (2 - std::abs(b))) * at(fill_, i + a, j + b);
+      smooth_[g_.cell(i, j)] = sum / 16.0f;
+    }
+  normal_x_.assign(cells, 0.0f);
+  normal_y_.assign(cells, 0.0f);
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const float gx = at(smooth_, i + 1, j) - at(smooth_, i - 1, j), gy = at(smooth_, i, j + 1) - at(smooth_, i, j - 1);
+      const float len = std::sqrt(gx * gx + gy * gy);
+      if (!(len > 1e-3f)) continue;
+      normal_x_[g_.cell(i, j)] = -gx / len;
+      normal_y_[g_.cell(i, j)] = -gy / len;
+    }
+  held_.assign(cells, 0.0f);
+  const float scale = s.params.surface_tension * dt / s.params.rest_density;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      if (type_[g_.cell(i, j)] != kFluidCell) continue;
+      const float div = (at(normal_x_, i + 1, j) - at(normal_x_, i - 1, j) + at(normal_y_, i, j + 1) -
+                         at(normal_y_, i, j - 1)) / (2.0f * g_.dx);
+      held_[g_.cell(i, j)] = scale * std::clamp(div, -1.0f / g_.dx, 1.0f / g_.dx);
+    }
+}
+
 float FlipSolver::sample(const std::vector<float>& f, int w, int h, float fx, float fy) const {
   fx = clamp_coordinate(fx, w);
   fy = clamp_coordinate(fy, h);
@@ -305,8 +352,10 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
       const float excess = count_[c] / rest - 1.0f;
       if (excess > 0.0f || inside) source_[c] = P.volume_correction * excess / dt;
     }
+  const bool tension = P.surface_tension > 0.0f;
+  if (tension) surface_tension(s, dt);
   project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_,
-          P.max_speed, &fill_, &surface_)
+          P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_})
       .record(st);
   st.cells = nx * ny;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
@@ -337,7 +386,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
 
 size_t FlipSolver::bytes() const {
   const size_t floats = g_.u.size() + g_.v.size() + u_old_.size() + v_old_.size() + wu_.size() + wv_.size() +
-                        count_.size() + phi_.size() + rhs_.size() + fill_.size() + surface_.size();
+                        count_.size() + phi_.size() + rhs_.size() + fill_.size() + surface_.size() + smooth_.size() + normal_x_.size() + normal_y_.size() + held_.size();
   return floats * sizeof(float) + type_.size() + known_u_.size() + known_v_.size();
 }
 

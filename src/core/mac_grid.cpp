@@ -47,8 +47,7 @@ float surface_fraction(const std::vector<float>& fill, int fluid, int air) {
 // phi across it, over theta where a fill places the surface.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
-                         const std::vector<float>* source, float max_speed, const std::vector<float>* fill,
-                         std::vector<float>* surface) {
+                         const std::vector<float>* source, float max_speed, const FreeSurface& surface) {
   MacGrid& g = *grid;
   const int contained = g.contain(max_speed);
   const int nx = g.nx, ny = g.ny;
@@ -61,41 +60,54 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
       (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
   // 1 / theta of the face between cells a and b: 1 unless one is fluid and
   // the other air, with fills.
+  const std::vector<float>* fill = surface.fill;
   auto inverse_theta = [&](int a, int b) {
     if (!fill) return 1.0f;
     if (type[a] == kFluidCell && type[b] == kAirCell) return 1.0f / surface_fraction(*fill, a, b);
     if (type[b] == kFluidCell && type[a] == kAirCell) return 1.0f / surface_fraction(*fill, b, a);
     return 1.0f;
   };
+  // The surface's potential beside fluid cell c (0 without a value).
+  auto held = [&](int c) { return surface.value ? (*surface.value)[c] : 0.0f; };
   if (fill) {
-    surface->assign(cells, 0.0f);
+    std::vector<float>& extra = *surface.scratch;
+    extra.assign(cells, 0.0f);
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
         const int c = g.cell(i, j);
         if (type[c] != kFluidCell) continue;
-        float extra = 0.0f;
-        if (i > 0) extra += inverse_theta(c, c - 1) - 1.0f;
-        if (i + 1 < nx) extra += inverse_theta(c, c + 1) - 1.0f;
-        if (j > 0) extra += inverse_theta(c, c - nx) - 1.0f;
-        if (j + 1 < ny) extra += inverse_theta(c, c + nx) - 1.0f;
-        (*surface)[c] = extra;
+        // Each air neighbour's term (phi_c - held) / theta: 1 / theta on
+        // the diagonal, held / theta to the right-hand side.
+        const int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < nx ? c + 1 : -1, j > 0 ? c - nx : -1, j + 1 < ny ? c + nx : -1};
+        for (int n : nb) {
+          if (n < 0 || type[n] != kAirCell) continue;
+          const float w = inverse_theta(c, n);
+          extra[c] += w - 1.0f;
+          (*rhs)[c] += w * held(c);
+        }
       }
   }
-  solver->set_cells(nx, ny, type, fill ? surface : nullptr);
+  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr);
   const PoissonResult res = solver->solve(*rhs, phi, tolerance, max_iterations, loops);
   auto moves = [&](int a, int b) {
     return type[a] != kSolidCell && type[b] != kSolidCell && (type[a] == kFluidCell || type[b] == kFluidCell);
   };
   const std::vector<float>& p = *phi;
+  // phi's jump from cell a to cell b across their face; an air side holds
+  // the surface's potential.
+  auto jump = [&](int a, int b) {
+    const float pa = type[a] == kAirCell ? held(b) : p[a], pb = type[b] == kAirCell ? held(a) : p[b];
+    return (pb - pa) * inverse_theta(a, b);
+  };
   for (int j = 0; j < ny; ++j)
     for (int i = 1; i < nx; ++i) {
       const int a = g.cell(i - 1, j), b = g.cell(i, j);
-      if (moves(a, b)) g.u[g.u_index(i, j)] -= (p[b] - p[a]) * inverse_theta(a, b) / g.dx;
+      if (moves(a, b)) g.u[g.u_index(i, j)] -= jump(a, b) / g.dx;
     }
   for (int j = 1; j < ny; ++j)
     for (int i = 0; i < nx; ++i) {
       const int a = g.cell(i, j - 1), b = g.cell(i, j);
-      if (moves(a, b)) g.v[g.v_index(i, j)] -= (p[b] - p[a]) * inverse_theta(a, b) / g.dx;
+      if (moves(a, b)) g.v[g.v_index(i, j)] -= jump(a, b) / g.dx;
     }
   ProjectionResult out;
   out.contained = contained + g.contain(max_speed);

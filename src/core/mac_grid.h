@@ -71,6 +71,19 @@ struct ProjectionResult {
     if (contained > 0) st.contained = true;
   }
 };
+// A liquid's free surface, for project(): fill, per cell, the share of it
+// the liquid fills; the surface's p = 0 then lies between a fluid and an
+// air cell where their liquid, stacked from the fluid cell's far face,
+// ends (the ghost fluid method, poisson.h), instead of at the air cell's
+// centre. value (optional), per fluid cell: the potential the surface
+// holds beside it instead of 0 (surface tension's sigma kappa, in phi's
+// units). scratch: the ghost fluid's terms.
+struct FreeSurface {
+  const std::vector<float>* fill = nullptr;
+  const std::vector<float>* value = nullptr;
+  std::vector<float>* scratch = nullptr;
+};
+
 // Makes the grid's velocity divergence-free on its fluid cells (mac_grid.cpp):
 // the pressure projection every grid solver shares. type: a CellType per
 // cell; the solids' faces are the caller's to close. phi: the potential
@@ -79,16 +92,13 @@ struct ProjectionResult {
 // correction); max_divergence then measures the difference from it.
 // max_speed: the faces are held to it (MacGrid::contain) before and after
 // the solve, so that a storm of pointer forces cannot overflow the Poisson
-// solve or the next step's advection traces. fill (optional): per cell, the
-// share of it a liquid fills; the surface's p = 0 then lies between a fluid
-// and an air cell where their liquid, stacked from the fluid cell's far
-// face, ends (the ghost fluid method, poisson.h), instead of at the air
-// cell's centre. surface: scratch for it.
+// solve or the next step's advection traces. surface (optional): a
+// liquid's, placed by the ghost fluid method.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
                          const std::vector<float>* source = nullptr,
                          float max_speed = std::numeric_limits<float>::infinity(),
-                         const std::vector<float>* fill = nullptr, std::vector<float>* surface = nullptr);
+                         const FreeSurface& surface = {});
 
 
 // (I - a lap) f = f* for one velocity component on its w x h faces, in

@@ -105,7 +105,7 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::xsph>("xsph", "XSPH velocity smoothing (Monaghan 1989), 0 = off", T::Real, 0.0f, 1.0f),
       entry<&Params::viscosity>("viscosity", "viscosity mu (Muller eq. 14) [kg/s]", T::Real, 0.0f, 1e4f),
       entry<&Params::tension>("tension", "surface tension model: colour (Muller eq. 15-19) or cohesion (Akinci 2013)", T::Choice, 0, 1, "colour|cohesion"),
-      entry<&Params::surface_tension>("surface_tension", "surface tension: sigma [N] (colour) or gamma (cohesion), 0 = off", T::Real, 0.0f, 1e4f),
+      entry<&Params::surface_tension>("surface_tension", "surface tension: sigma [N] (colour; flip) or gamma (cohesion), 0 = off", T::Real, 0.0f, 1e4f),
       entry<&Params::surface_threshold>("surface_threshold", "colour model: |n| above which surface tension acts [1/m] (scenes derive 0.5/h)", T::Real, 0.0f, 1e6f),
       entry<&Params::gravity_x>("gravity_x", "gravity, x component [m/s^2]", T::Real, -1000.0f, 1000.0f),
       entry<&Params::gravity_y>("gravity_y", "gravity, y component [m/s^2] (y up)", T::Real, -1000.0f, 1000.0f),
