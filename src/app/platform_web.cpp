@@ -92,7 +92,7 @@ EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
     const EmscriptenTouchPoint& t = e->touches[i];
     if (!t.isChanged) continue;
     const float x = static_cast<float>(t.targetX), y = static_cast<float>(t.targetY);
-    const int64_t id = t.identifier >= 0 ? t.identifier : -t.identifier;
+    const int64_t id = std::max<int64_t>(t.identifier, 0);  // never kMouse
     if (type == EMSCRIPTEN_EVENT_TOUCHSTART) {
       push(InputEvent::Kind::Down, id, x, y);
       if (ui.finger < 0) {
