@@ -589,8 +589,9 @@ int thread_count(const Options& options) {
   return options.threads > 0 ? std::min(options.threads, most) : most;
 }
 
-// Dear ImGui on the window, and the GL objects of its backend and of the
-// renderer. False, reported through web_error(), if they cannot be made.
+// Dear ImGui, the window and its context with ImGui's platform half on it
+// (platform_open), and the GL objects of ImGui's renderer and of ours.
+// False, reported through web_error(), if they cannot be made.
 bool start_graphics(App& app) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
