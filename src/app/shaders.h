@@ -81,11 +81,12 @@ void main() {
 )";
 
 // Threshold and shade the splatted field: the gradient gives a normal for a
-// fake-3D light; the depth below the surface (up to eight samples straight
-// up, u_depth apart, to the first that is air, then the crossing found by
-// bisection between the last two; read from a blurred copy of the field,
-// mip level 4.5, so a crest or a notch does not cast a hard-edged column)
-// darkens the blue as in deep water; the foam channel whitens fast water,
+// fake-3D light; the water above each point (eight samples straight up,
+// u_depth apart, each counted by how far it is past the threshold, softly,
+// from a blurred copy of the field, mip level 4.5) darkens the blue as light
+// passing through deep water does. Counting all of it, over a crest or a
+// drop too, rather than stopping at the first air, keeps the tint smooth
+// from one column of pixels to the next; the foam channel whitens fast water,
 // and a thin rim brightens the surface.
 inline constexpr const char* kLiquidFs = R"(#version 300 es
 precision highp float;
@@ -112,20 +113,12 @@ void main() {
   vec3 light = normalize(vec3(-0.45, 0.65, 0.62));
   float diffuse = max(dot(n, light), 0.0);
   float spec = pow(max(dot(reflect(-light, n), vec3(0.0, 0.0, 1.0)), 0.0), 28.0);
-  float below = 8.0;
+  float above = 0.0;
   for (int k = 1; k <= 8; ++k) {
-    if (textureLod(u_field, v_uv + vec2(0.0, float(k) * u_depth), 4.5).r < u_threshold) {
-      float lo = float(k - 1), hi = float(k);
-      for (int i = 0; i < 4; ++i) {
-        float mid = 0.5 * (lo + hi);
-        if (textureLod(u_field, v_uv + vec2(0.0, mid * u_depth), 4.5).r < u_threshold) hi = mid;
-        else lo = mid;
-      }
-      below = 0.5 * (lo + hi);
-      break;
-    }
+    float w = textureLod(u_field, v_uv + vec2(0.0, float(k) * u_depth), 4.5).r;
+    above += smoothstep(u_threshold - 0.3, u_threshold + 0.3, w);
   }
-  float depth = smoothstep(0.0, 8.0, below);
+  float depth = smoothstep(0.0, 8.0, above);
   vec3 c = mix(vec3(0.30, 0.70, 0.98), vec3(0.03, 0.20, 0.52), depth);
   c = c * (0.72 + 0.38 * diffuse) + vec3(spec * 0.55);
   float foam = clamp(f.g / max(d, 1e-3), 0.0, 1.0);
