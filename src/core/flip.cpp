@@ -251,7 +251,8 @@ void FlipSolver::surface_tension(const WorldState& s, float dt) {
   normal_y_.assign(cells, 0.0f);
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) {
-      const float gx = at(smooth_, i + 1, j) - at(smooth_, i - 1, j), gy = at(smooth_, i, j + 1) - at(smooth_, i, j - 1);
+      const float gx = at(smooth_, i + 1, j) - at(smooth_, i - 1, j);
+      const float gy = at(smooth_, i, j + 1) - at(smooth_, i, j - 1);
       const float len = std::sqrt(gx * gx + gy * gy);
       if (!(len > 1e-3f)) continue;
       normal_x_[g_.cell(i, j)] = -gx / len;
@@ -386,7 +387,8 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
 
 size_t FlipSolver::bytes() const {
   const size_t floats = g_.u.size() + g_.v.size() + u_old_.size() + v_old_.size() + wu_.size() + wv_.size() +
-                        count_.size() + phi_.size() + rhs_.size() + fill_.size() + surface_.size() + smooth_.size() + normal_x_.size() + normal_y_.size() + held_.size();
+                        count_.size() + phi_.size() + rhs_.size() + fill_.size() + surface_.size() + smooth_.size() +
+                        normal_x_.size() + normal_y_.size() + held_.size();
   return floats * sizeof(float) + type_.size() + known_u_.size() + known_v_.size();
 }
 
