@@ -187,6 +187,9 @@ bool platform_open(App&) {
   attrs.depth = EM_FALSE;
   attrs.stencil = EM_FALSE;
   attrs.antialias = EM_FALSE;
+  // Only what WebGL 2 has without extensions: enabling each one the browser
+  // offers (Emscripten's default) costs a round trip to its GPU process apiece.
+  attrs.enableExtensionsByDefault = EM_FALSE;
   context = emscripten_webgl_create_context(kCanvas, &attrs);
   if (context <= 0) {
     web_error("Could not create a WebGL 2 context.");
