@@ -67,7 +67,7 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
 }
 
 // Auto quality's choice (quality.h): a particle scene loads again with the
-// new count; a grid takes the new size in place, its flow resampled onto it
+// new count, keeping its obstacles; a grid takes the new size in place, its flow resampled onto it
 // (stable.cpp). A lid-driven cavity keeps the grid of its benchmark.
 void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   const tidepool::FieldView* field = app.world.field();
@@ -78,7 +78,14 @@ void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   const int next = app.quality.record(now_ms(), ms, ticks, substeps, work, !app.contacts.empty());
   if (next <= 0) return;
   if (!field) {
-    load(app, app.scene, 0);
+    // Only the water starts over: the obstacles stay as the user left them.
+    const std::vector<tidepool::Obstacle> obstacles = app.world.obstacles();
+    if (!load(app, app.scene, 0)) return;
+    app.world.clear_obstacles();
+    for (const tidepool::Obstacle& o : obstacles) {
+      if (o.kind == tidepool::Obstacle::Kind::Circle) app.world.add_circle(o.a, o.radius);
+      else app.world.add_capsule(o.a, o.b, o.radius);
+    }
     return;
   }
   tidepool::Params p = app.world.params();

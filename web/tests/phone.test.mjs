@@ -225,6 +225,8 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     await ready(page, 3);
     const q = () => page.evaluate(() => window.tidepool.stats().quality);
     await until(page, () => window.tidepool.stats().quality.medianMs > 0, null, 'the first judged second', LONG);
+    // A disc drawn before the drop: the reload at the new count keeps it.
+    assert.ok((await page.evaluate(() => window.tidepool.addObstacle({ x: 3.0, y: 2.2, radius: 0.1 }))) >= 0);
     const start = await stats(page);
     assert.equal(start.quality.auto, true, 'on unless ?particles= fixes the count');
     const cdp = await context.newCDPSession(page);
@@ -242,11 +244,12 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     await until(page, (n) => window.tidepool.stats().particles > 1.1 * n, low.particles, 'the count to rise again', LONG * 2);
     const high = await stats(page);
     t.diagnostic(
-      `start ${start.particles} particles (${start.quality.medianMs.toFixed(2)} ms a tick); 4x throttled: ${low.particles} ` +
+      `start ${start.particles} particles, ${start.obstacles} obstacle(s) (${start.quality.medianMs.toFixed(2)} ms a tick); 4x throttled: ${low.particles}, ${low.obstacles} obstacle(s) ` +
         `after ${within.toFixed(1)} s, median ${low.quality.medianMs.toFixed(2)} ms a tick (in motion ${low.quality.costMs.toFixed(2)} ms) of ${low.quality.budgetMs} ms ("${low.quality.reason}"); ` +
         `unthrottled: ${high.particles} ("${high.quality.reason}")`,
     );
     assert.ok(low.particles < start.particles, 'fewer particles on a slower CPU');
+    assert.equal(low.obstacles, start.obstacles, 'the drawn disc is still there');
     assert.ok(within <= 10, `within 10 s (${within.toFixed(1)} s)`);
     assert.ok(high.particles > low.particles, 'more again with the CPU back');
     assert.match(high.quality.reason, /headroom/);
