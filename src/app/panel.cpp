@@ -26,6 +26,14 @@ void tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
+// A message in `colour`, wrapped at the panel's fixed width, which would
+// cut a long line off.
+void message(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 std::vector<std::string> split_choices(const char* choices) {
   std::vector<std::string> out;
   std::string cur;
@@ -104,8 +112,8 @@ void stats_section(App& app) {
       ImGui::Text("iterations %d (+%d divergence)", f.solver_iterations, f.divergence_iterations);
   }
   const ImVec4 amber(1.0f, 0.7f, 0.3f, 1.0f);
-  if (f.substep_cap_hit) ImGui::TextColored(amber, "slow motion: more substeps needed than max_substeps");
-  if (f.contained) ImGui::TextColored(amber, "safety net caught %d particles", f.contained_particles);
+  if (f.substep_cap_hit) message(amber, "slow motion: more substeps needed than max_substeps");
+  if (f.contained) message(amber, "safety net caught " + std::to_string(f.contained_particles) + " particles");
 }
 
 void scene_section(App& app) {
@@ -296,7 +304,7 @@ void params_section(App& app) {
   }
   tooltip("Forget every change and reload the scene");
   for (const tidepool::ParamInfo& info : tidepool::param_table()) param_widget(app, info);
-  if (!app.param_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", app.param_error.c_str());
+  if (!app.param_error.empty()) message(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), app.param_error);
 }
 
 void stages_section(const App& app) {
@@ -350,7 +358,7 @@ void draw_panel(App& app) {
                                       ImVec2(io.DisplaySize.x - 2.0f * margin, io.DisplaySize.y - 2.0f * margin));
   // A fixed content width: an auto-sized width would follow the numbers in
   // the stats lines, and the view (fitted beside the panel) would jitter.
-  ImGui::SetNextWindowContentSize(ImVec2(std::min(21.0f * em, io.DisplaySize.x - 4.0f * margin), 0.0f));
+  ImGui::SetNextWindowContentSize(ImVec2(std::min(23.0f * em, io.DisplaySize.x - 4.0f * margin), 0.0f));
   bool open = true;
   if (ImGui::Begin("Tidepool", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::PushItemWidth(std::min(11.5f * em, 0.5f * io.DisplaySize.x));
