@@ -199,6 +199,9 @@ struct App {
 
 // Scene control (main.cpp).
 bool load(App& app, const std::string& scene, int particles);  // false: unknown scene (warned)
+// The particle count chosen for the scene: `requested` if set, else auto
+// quality's; 0 where neither chose (the scene's own count).
+int chosen_particles(const App& app, int requested);
 bool set_param(App& app, const std::string& name, float value, std::string* error);
 bool set_param_text(App& app, const std::string& name, const std::string& text, std::string* error);
 // `frames` fixed 1/60 s ticks at once, whatever the clock says (paused or

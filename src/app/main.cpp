@@ -300,6 +300,10 @@ void apply_gravity(App& app) {
 
 }  // namespace
 
+int chosen_particles(const App& app, int requested) {
+  return requested > 0 ? requested : app.quality.on ? app.quality.particles : 0;
+}
+
 bool load(App& app, const std::string& scene, int particles) {
   const tidepool::SceneInfo* info = tidepool::find_scene(scene);
   if (!info) {
@@ -313,9 +317,8 @@ bool load(App& app, const std::string& scene, int particles) {
     warn("particles " + std::to_string(particles) + " ignored: " + scene + " is a grid scene, without particles");
     particles = 0;
   }
-  const int n = particles > 0                                         ? particles
-                : app.quality.on && app.quality.particles > 0 && !grid ? app.quality.particles
-                                                                       : info->default_particles;
+  const int chosen = grid ? 0 : chosen_particles(app, particles);
+  const int n = chosen > 0 ? chosen : info->default_particles;
   tidepool::World fresh;
   // load_scene keeps the hook of the world it fills: the threads go on.
   fresh.set_parallel_for(app.world.parallel_for());

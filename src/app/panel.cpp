@@ -141,9 +141,8 @@ void scene_section(App& app) {
   // A grid scene has no particles (its resolution is the grid parameter).
   const bool grid = current && current->default_particles == 0;
   if (!grid) {
-    int particles = app.particles_requested > 0                     ? app.particles_requested
-                    : app.quality.on && app.quality.particles > 0 ? app.quality.particles
-                                                                  : (current ? current->default_particles : 1000);
+    const int chosen = chosen_particles(app, app.particles_requested);
+    int particles = chosen > 0 ? chosen : current ? current->default_particles : 1000;
     ImGui::SliderInt("particles", &particles, kMinParticles, kParticleSliderMax, "%d",
                      ImGuiSliderFlags_Logarithmic);
     particles = std::clamp(particles, kMinParticles, tidepool::kMaxParticles);

@@ -172,8 +172,7 @@ std::string share_json(const App& app) {
   };
   std::string j = "{\"scene\":" + json_string(app.scene);
   // The count in use travels: the link opens with the sharer's water.
-  const int auto_count = app.quality.on && !app.world.field() ? app.quality.particles : 0;
-  j += ",\"particles\":" + std::to_string(app.particles_requested > 0 ? app.particles_requested : auto_count);
+  j += ",\"particles\":" + std::to_string(app.world.field() ? 0 : chosen_particles(app, app.particles_requested));
   j += ",\"color\":" + json_string(color_mode_name(app.render.color));
   j += ",\"aspect\":" + exact(app.tank_aspect);
   j += ",\"params\":[";
