@@ -6,46 +6,25 @@
 //   node --test web/tests/          (scripts/test.sh runs this)
 //
 // Each test logs the numbers it checked as test diagnostics ("# ..." lines).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, waterFraction, webglArgs, ready, until } from './support.mjs';
+import { shots, simulate, stats, toCanvas, watchPage, waterFraction, ready, until, useBrowser, dist } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const VIEW = { width: 960, height: 600 };
 // Fewer particles than the scenes' defaults: SwiftShader and two cores.
 const FEW = 'particles=1500';
 const LONG = 90_000;
 
-let server;
-let browser;
-const open = [];  // contexts to close after each test
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
-  server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
-  fs.mkdirSync(shots, { recursive: true });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
-
-async function closeAll() {
-  while (open.length) await open.pop().close().catch(() => {});
-}
+const h = useBrowser();
+const { closeAll } = h;
 
 // Opens a page and records everything that would make a person frown.
-async function openPage(url, { hasTouch = false, viewport = VIEW, deviceScaleFactor = 1, base = server.url } = {}) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor, hasTouch });
-  open.push(context);
+async function openPage(url, { hasTouch = false, viewport = VIEW, deviceScaleFactor = 1, base = h.server.url } = {}) {
+  const context = await h.newContext({ viewport, deviceScaleFactor, hasTouch });
   const page = await context.newPage();
   const log = watchPage(page, base);
   await page.goto(new URL(url, base).href);
@@ -125,7 +104,7 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
 
   test('the server sends application/wasm', async () => {
     const type = await new Promise((resolve, reject) => {
-      http.get(new URL('tidepool.wasm', server.url), (res) => {
+      http.get(new URL('tidepool.wasm', h.server.url), (res) => {
         res.resume();
         resolve(res.headers['content-type']);
       }).on('error', reject);
@@ -460,13 +439,12 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
       { name: 'no WebAssembly', script: () => { delete window.WebAssembly; }, expect: /WebAssembly/ },
     ];
     for (const c of cases) {
-      const context = await browser.newContext({ viewport: VIEW });
-      open.push(context);
+      const context = await h.newContext({ viewport: VIEW });
       await context.addInitScript(c.script);
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(server.url);
+      await page.goto(h.server.url);
       await page.locator('#status.error').waitFor({ timeout: LONG });
       const text = await page.locator('#message').textContent();
       t.diagnostic(`${c.name}: "${text.replace(/\n/g, ' ')}"`);

@@ -7,27 +7,22 @@
 //   cd web && node --test --test-concurrency=1 tests/embed.test.mjs
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../server.mjs';
-import { buildDir, chromiumPath, watchPage, webglArgs, ready, until, stats } from './support.mjs';
+import { watchPage, ready, until, stats, useBrowser } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const LONG = 90_000;
 
-let toy;       // the toy's host: http://127.0.0.1:P/
+// h.toy: the toy's host, http://127.0.0.1:P/.
+const h = useBrowser({ servers: { toy: {} } });
+const { closeAll } = h;
 let blog;      // the post's host: http://localhost:Q/ (another origin, another site)
 let blogUrl;
-let browser;
 const pages = new Map();  // path -> HTML the blog serves
-const open = [];
 
 // The README's snippet (README.md, "Embedding"), with YOUR-HOST/tidepool/
 // pointing at the toy's server; `extra` adds query parameters.
 function snippet(extra = '') {
-  return `<iframe src="${toy.url}?embed=1&scene=dam-break${extra}"
+  return `<iframe src="${h.toy.url}?embed=1&scene=dam-break${extra}"
         style="width:100%;aspect-ratio:16/10;border:0" title="Tidepool"></iframe>`;
 }
 
@@ -40,8 +35,6 @@ function post(body) {
 const filler = (n) => Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1} of the post: words to scroll past, about water and how it moves.</p>`).join('\n');
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
-  toy = await startServer({ root: dist, port: 0 });
   blog = http.createServer((req, res) => {
     const html = pages.get(new URL(req.url, 'http://x').pathname);
     res.writeHead(html ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
@@ -49,23 +42,15 @@ before(async () => {
   });
   await new Promise((r) => blog.listen(0, '127.0.0.1', r));
   blogUrl = `http://localhost:${blog.address().port}/`;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (toy) await toy.close();
   if (blog) await new Promise((r) => blog.close(r));
 });
 
-async function closeAll() {
-  while (open.length) await open.pop().close().catch(() => {});
-}
-
 async function openPost(name, html, { viewport = { width: 900, height: 700 }, hasTouch = false, isMobile = false } = {}) {
   pages.set('/' + name, html);
-  const context = await browser.newContext({ viewport, hasTouch, isMobile });
-  open.push(context);
+  const context = await h.newContext({ viewport, hasTouch, isMobile });
   const page = await context.newPage();
   // Requests to either of the two hosts are expected; watchPage counts the rest.
   const log = watchPage(page, blogUrl);
@@ -73,8 +58,8 @@ async function openPost(name, html, { viewport = { width: 900, height: 700 }, ha
   return { context, page, log };
 }
 
-const toyFrames = (page) => page.frames().filter((f) => f.url().startsWith(toy.url));
-const outside = (log) => log.outside.filter((u) => !u.startsWith(toy.url));
+const toyFrames = (page) => page.frames().filter((f) => f.url().startsWith(h.toy.url));
+const outside = (log) => log.outside.filter((u) => !u.startsWith(h.toy.url));
 
 // Sends `message` to iframe k and waits for a stats reply (one per call).
 function askStats(page, k = 0) {
@@ -92,11 +77,11 @@ function askStats(page, k = 0) {
         window.addEventListener('message', onReply);
         toyWindow.postMessage({ type: 'stats' }, origin);
       }),
-    [k, new URL(toy.url).origin],
+    [k, new URL(h.toy.url).origin],
   );
 }
 const send = (page, message, k = 0) =>
-  page.evaluate(([m, k, origin]) => document.querySelectorAll('iframe')[k].contentWindow.postMessage(m, origin), [message, k, new URL(toy.url).origin]);
+  page.evaluate(([m, k, origin]) => document.querySelectorAll('iframe')[k].contentWindow.postMessage(m, origin), [message, k, new URL(h.toy.url).origin]);
 
 describe('the toy embedded in a post from another origin', { concurrency: 1 }, () => {
   test('the README snippet runs cross-origin and postMessage works (pause judged by simulated time)', { timeout: LONG * 3 }, async (t) => {

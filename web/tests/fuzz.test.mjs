@@ -8,15 +8,10 @@
 // last actions, which replay the same sequence.
 //
 //   cd web && node --test tests/fuzz.test.mjs
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../server.mjs';
-import { buildDir, chromiumPath, watchPage, webglArgs, ready, stats, until } from './support.mjs';
+import { watchPage, ready, stats, until, useBrowser } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const SECONDS = Number(process.env.TIDEPOOL_FUZZ_SECONDS || 60);
 const SEED = Number(process.env.TIDEPOOL_FUZZ_SEED || 1);
 const VIEW = { width: 800, height: 560 };
@@ -32,19 +27,7 @@ const HEAP_LIMIT = 512 * 1024 * 1024;
 const intervention = /^Ignored attempt to cancel a touch\w+ event with cancelable=false/;
 const pageErrors = (log) => log.errors.filter((e) => !intervention.test(e));
 
-let server;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
-  server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
+const h = useBrowser();
 
 // mulberry32: a small seeded generator, so a failing run can be replayed.
 function generator(seed) {
@@ -149,12 +132,12 @@ function action(rng, names, scenes, page, cdp, box) {
 
 describe('random play on the page', { concurrency: 1 }, () => {
   test(`a minute of hostile input and a lost context (seed ${SEED})`, { timeout: SECONDS * 1000 + 240_000 }, async (t) => {
-    const context = await browser.newContext({ viewport: VIEW, hasTouch: true });
+    const context = await h.newContext({ viewport: VIEW, hasTouch: true });
     const page = await context.newPage();
-    const log = watchPage(page, server.url);
+    const log = watchPage(page, h.server.url);
     const cdp = await context.newCDPSession(page);
     try {
-      await page.goto(new URL('/?scene=dam-break&particles=1200', server.url).href);
+      await page.goto(new URL('/?scene=dam-break&particles=1200', h.server.url).href);
       await ready(page, 3);
       const info = await page.evaluate(() => window.tidepool.info());
       const names = info.params.map((p) => p.name);

@@ -8,45 +8,23 @@
 //   node --test web/tests/grid.test.mjs
 //
 // Screenshots for people to look at go to web/screenshots/grid-*.png.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, webglArgs, ready, until } from './support.mjs';
+import { shots, simulate, stats, toCanvas, watchPage, ready, until, useBrowser } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const VIEW = { width: 960, height: 600 };
 const LONG = 90_000;
 
-let server;
-let browser;
-const open = [];
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
-  server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
-  fs.mkdirSync(shots, { recursive: true });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
-
-async function closeAll() {
-  while (open.length) await open.pop().close().catch(() => {});
-}
+const h = useBrowser();
+const { closeAll } = h;
 
 async function openPage(query) {
-  const context = await browser.newContext({ viewport: VIEW });
-  open.push(context);
+  const context = await h.newContext({ viewport: VIEW });
   const page = await context.newPage();
-  const log = watchPage(page, server.url);
-  await page.goto(new URL(`/?${query}`, server.url).href);
+  const log = watchPage(page, h.server.url);
+  await page.goto(new URL(`/?${query}`, h.server.url).href);
   return { page, log };
 }
 

@@ -3,16 +3,12 @@
 // and the page picks a particle count the device can hold.
 //
 //   node --test web/tests/phone.test.mjs
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, shots, simulate, stats, toCanvas, watchPage, waterFraction, webglArgs, ready, until } from './support.mjs';
+import { shots, simulate, stats, toCanvas, watchPage, waterFraction, ready, until, useBrowser } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const LONG = 90_000;
 const FEW = 'particles=1500';
 
@@ -24,33 +20,15 @@ const LAYOUTS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, hasTouch: false, isMobile: false },
 ];
 
-let server;
-let browser;
-const open = [];
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
-  server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
-  fs.mkdirSync(shots, { recursive: true });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
-
-async function closeAll() {
-  while (open.length) await open.pop().close().catch(() => {});
-}
+const h = useBrowser();
+const { closeAll } = h;
 
 async function openPage(query, layout) {
   const { name, ...options } = layout;
-  const context = await browser.newContext(options);
-  open.push(context);
+  const context = await h.newContext(options);
   const page = await context.newPage();
-  const log = watchPage(page, server.url);
-  await page.goto(new URL(`/?${query}`, server.url).href);
+  const log = watchPage(page, h.server.url);
+  await page.goto(new URL(`/?${query}`, h.server.url).href);
   return { context, page, log };
 }
 

@@ -4,45 +4,24 @@
 // picture" downloads a PNG of the canvas.
 //
 //   cd web && node --test --test-concurrency=1 tests/share.test.mjs
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, watchPage, webglArgs, ready, stats } from './support.mjs';
+import { watchPage, ready, stats, useBrowser } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const VIEW = { width: 960, height: 600 };
 const LONG = 90_000;
 
-let server;
-let browser;
-const open = [];
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
-  server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
-
-async function closeAll() {
-  while (open.length) await open.pop().close().catch(() => {});
-}
+const h = useBrowser();
+const { closeAll } = h;
 
 async function openPage(url, { permissions = [] } = {}) {
-  const context = await browser.newContext({ viewport: VIEW, acceptDownloads: true });
-  open.push(context);
-  if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(server.url).origin });
+  const context = await h.newContext({ viewport: VIEW, acceptDownloads: true });
+  if (permissions.length) await context.grantPermissions(permissions, { origin: new URL(h.server.url).origin });
   const page = await context.newPage();
-  const log = watchPage(page, server.url);
-  await page.goto(new URL(url, server.url).href);
+  const log = watchPage(page, h.server.url);
+  await page.goto(new URL(url, h.server.url).href);
   return { context, page, log };
 }
 

@@ -1,10 +1,19 @@
-// What the browser tests share: how Chromium is launched, what a page is
-// watched for, and how the toy's stats and pixels are read.
+// What the browser tests share: how Chromium is launched with the toy's
+// servers around it, what a page is watched for, and how the toy's stats
+// and pixels are read.
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const buildDir = path.join(here, '..', '..', 'build', 'web');
+// The toy's build (TIDEPOOL_DIST overrides it), and where screenshots for
+// people to look at go.
+export const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 export const shots = path.join(here, '..', 'screenshots');
 export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
@@ -19,6 +28,34 @@ export const quietArgs = [
 ];
 // Software WebGL 2 for the toy's pages.
 export const webglArgs = [...quietArgs, '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+// A test file's Chromium and the servers its pages come from, started
+// before its tests and closed after them. `servers` names each server and
+// its startServer() options beyond the toy's build and a free port; each
+// is then h[name] ({url, close()}). Contexts made with h.newContext() are
+// closed by h.closeAll(), which each test calls at its end.
+export function useBrowser({ servers = { server: {} }, args = webglArgs } = {}) {
+  const h = { browser: null, open: [] };
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(dist, 'index.html')), `${dist}/index.html is missing: run scripts/build-web.sh`);
+    for (const [name, options] of Object.entries(servers)) h[name] = await startServer({ root: dist, port: 0, ...options });
+    h.browser = await chromium.launch({ executablePath: chromiumPath, args });
+    fs.mkdirSync(shots, { recursive: true });
+  });
+  after(async () => {
+    if (h.browser) await h.browser.close();
+    for (const name of Object.keys(servers)) if (h[name]) await h[name].close();
+  });
+  h.newContext = async (options) => {
+    const context = await h.browser.newContext(options);
+    h.open.push(context);
+    return context;
+  };
+  h.closeAll = async () => {
+    while (h.open.length) await h.open.pop().close().catch(() => {});
+  };
+  return h;
+}
 
 // Records everything on `page` that would make a person frown: console
 // errors and warnings (the page's and its workers', where the threads build

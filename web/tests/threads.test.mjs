@@ -10,48 +10,31 @@
 //
 // Speed is not checked here: SwiftShader draws on the same two cores the
 // simulation threads want (see scripts/bench-wasm.sh --threads for that).
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { buildDir, chromiumPath, shots, simulate, stats, watchPage, waterFraction, webglArgs } from './support.mjs';
+import { shots, simulate, stats, watchPage, waterFraction, useBrowser, dist } from './support.mjs';
 
-const dist = path.resolve(process.env.TIDEPOOL_DIST || path.join(buildDir, 'dist'));
 const FEW = 'particles=1500';
 const LONG = 90_000;
 
-let isolated;  // COOP/COEP: crossOriginIsolated, SharedArrayBuffer
-let plain;     // like an iframe on a blog
-let browser;
-const open = [];
+// isolated: COOP/COEP (crossOriginIsolated, SharedArrayBuffer); plain: like
+// an iframe on a blog.
+const h = useBrowser({ servers: { isolated: { isolate: true }, plain: {} } });
+const { closeAll } = h;
 
-before(async () => {
-  for (const f of ['index.html', 'isolate.js', 'tidepool.js', 'tidepool.wasm', 'tidepool-mt.js', 'tidepool-mt.wasm', 'tidepool-mt.worker.js'])
+before(() => {
+  for (const f of ['isolate.js', 'tidepool.js', 'tidepool.wasm', 'tidepool-mt.js', 'tidepool-mt.wasm', 'tidepool-mt.worker.js'])
     assert.ok(fs.existsSync(path.join(dist, f)), `${dist}/${f} is missing: run scripts/build-web.sh`);
-  isolated = await startServer({ root: dist, port: 0, isolate: true });
-  plain = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch({ executablePath: chromiumPath, args: webglArgs });
-  fs.mkdirSync(shots, { recursive: true });
 });
-
-after(async () => {
-  if (browser) await browser.close();
-  if (isolated) await isolated.close();
-  if (plain) await plain.close();
-});
-
-async function closeAll() {
-  while (open.length) await open.pop().close().catch(() => {});
-}
 
 // Opens a page on `server`; records console errors (the page's and its
 // workers', where the threads run), requests, and requests that leave it.
 async function openPage(server, query) {
-  const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
-  open.push(context);
+  const context = await h.newContext({ viewport: { width: 960, height: 600 } });
   const page = await context.newPage();
   const log = watchPage(page, server.url);
   await page.goto(new URL(`/?${query}`, server.url).href);
@@ -71,7 +54,7 @@ const built = (log) => (log.requests.includes('/tidepool-mt.wasm') ? 'tidepool-m
 
 describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 }, () => {
   test('cross-origin isolated: the -mt build runs on >= 2 threads and draws water', { timeout: LONG * 2 }, async (t) => {
-    const { page, log } = await openPage(isolated, `scene=dam-break&paused=1&embed=1&${FEW}`);
+    const { page, log } = await openPage(h.isolated, `scene=dam-break&paused=1&embed=1&${FEW}`);
     const s0 = await stats(page);
     const env = await page.evaluate(() => ({
       coi: window.crossOriginIsolated,
@@ -104,7 +87,7 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
   });
 
   test('not isolated (an iframe on a blog): the single-threaded build, 1 thread', { timeout: LONG * 2 }, async (t) => {
-    const { page, log } = await openPage(plain, FEW);
+    const { page, log } = await openPage(h.plain, FEW);
     const a = await stats(page);
     const b = await simulate(page, 0.2);
     const coi = await page.evaluate(() => window.crossOriginIsolated);
@@ -123,8 +106,7 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
     // Like GitHub Pages: every file of dist/, no COOP/COEP.
     const host = await startServer({ root: dist, port: 0, serviceWorker: true });
     try {
-      const context = await browser.newContext({ viewport: { width: 960, height: 600 } });
-      open.push(context);
+      const context = await h.newContext({ viewport: { width: 960, height: 600 } });
       // Loads `query` in a new page of the context; counts its navigations
       // (the worker's reload is one), and polls through them until the toy
       // has drawn 5 frames.
@@ -171,7 +153,7 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
   });
 
   test('?threads=1 picks the single-threaded build on an isolated page too', { timeout: LONG * 2 }, async (t) => {
-    const { page, log } = await openPage(isolated, `threads=1&${FEW}`);
+    const { page, log } = await openPage(h.isolated, `threads=1&${FEW}`);
     const s = await stats(page);
     t.diagnostic(`loaded ${built(log)}, ${s.threads} thread; warnings ${JSON.stringify(log.warnings)}`);
     assert.equal(built(log), 'tidepool');
@@ -184,15 +166,14 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
   test('the embed example works cross-origin isolated too (scripts/serve.sh serves it so)', { timeout: LONG * 2 }, async (t) => {
     // The example page and its iframe come from one origin, so both are
     // isolated, and the toy in the iframe runs the threads build.
-    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-    open.push(context);
+    const context = await h.newContext({ viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
     const errors = [];
     const requests = [];
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-    await page.goto(new URL('/embed.html', isolated.url).href);
+    await page.goto(new URL('/embed.html', h.isolated.url).href);
     const frame = page.frames().find((f) => f.url().includes('embed=1'));
     assert.ok(frame, 'the embed page has the toy in an iframe');
     await frame.waitForFunction(() => window.tidepool && window.tidepool.stats() && window.tidepool.stats().frame >= 3,
@@ -218,9 +199,9 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
   test('the same state hash after the same 60 frames, threaded or not', { timeout: LONG * 4 }, async (t) => {
     const query = `scene=drop&paused=1&embed=1&${FEW}`;
     const runs = [
-      { name: 'tidepool-mt (isolated)', server: isolated, query },
-      { name: 'tidepool (not isolated)', server: plain, query },
-      { name: 'tidepool (isolated, threads=1)', server: isolated, query: `${query}&threads=1` },
+      { name: 'tidepool-mt (isolated)', server: h.isolated, query },
+      { name: 'tidepool (not isolated)', server: h.plain, query },
+      { name: 'tidepool (isolated, threads=1)', server: h.isolated, query: `${query}&threads=1` },
     ];
     const seen = [];
     for (const r of runs) {
