@@ -102,6 +102,30 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
     await closeAll();
   });
 
+  test('while the build downloads, the loading state shows on the page\'s own background', { timeout: LONG }, async (t) => {
+    // The page makes the WebGL context before the build has arrived; a new
+    // context is black until something draws, so the page clears it.
+    const context = await h.newContext({ viewport: VIEW });
+    const page = await context.newPage();
+    const log = watchPage(page, h.server.url);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route('**/tidepool.wasm', async (route) => { await held; await route.continue(); });
+    await page.goto(new URL(`/?${FEW}`, h.server.url).href);
+    await page.waitForTimeout(1500);  // past the first paint and the context
+    const message = await page.locator('#message').textContent();
+    const png = decodePng(await page.screenshot());
+    release();
+    const pixel = (x, y) => Array.from(png.data.slice((y * png.width + x) * 4, (y * png.width + x) * 4 + 3));
+    const corners = [pixel(20, 20), pixel(png.width - 20, png.height - 20)];
+    t.diagnostic(`message "${message}", corner pixels ${JSON.stringify(corners)} (the page's background is 11, 19, 32)`);
+    assert.match(message, /Loading Tidepool/);
+    for (const c of corners) assert.ok(Math.abs(c[0] - 11) + Math.abs(c[1] - 19) + Math.abs(c[2] - 32) <= 6, `background, not ${c}`);
+    await ready(page, 3);
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
   test('the server sends application/wasm', async () => {
     const type = await new Promise((resolve, reject) => {
       http.get(new URL('tidepool.wasm', h.server.url), (res) => {
