@@ -67,8 +67,9 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
 }
 
 // Auto quality's choice (quality.h): a particle scene loads again with the
-// new count, keeping its obstacles; a grid takes the new size in place, its flow resampled onto it
-// (stable.cpp). A lid-driven cavity keeps the grid of its benchmark.
+// new count, keeping its obstacles; a grid takes the new size in place, its
+// flow resampled onto it (stable.cpp). A lid-driven cavity keeps the grid
+// of its benchmark.
 void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   const tidepool::FieldView* field = app.world.field();
   if (field && (app.world.params().lid_speed != 0.0f || app.overrides.count("grid"))) return;

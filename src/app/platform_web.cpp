@@ -179,6 +179,9 @@ const char* css_cursor(ImGuiMouseCursor c) {
 }  // namespace
 
 bool platform_open(App&) {
+  // The page (shell/index.html, makeContext) has made the canvas's context
+  // already, with these attributes, and this call gets it back: the two
+  // lists must stay alike.
   EmscriptenWebGLContextAttributes attrs;
   emscripten_webgl_init_context_attributes(&attrs);
   attrs.majorVersion = 2;
