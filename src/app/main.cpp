@@ -66,10 +66,11 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
   sum.substep_cap_hit = cap;
 }
 
-// Auto quality's choice (quality.h): a particle scene loads again with the
-// new count, keeping its obstacles; a grid takes the new size in place, its
-// flow resampled onto it (stable.cpp). A lid-driven cavity keeps the grid
-// of its benchmark.
+// Auto quality's choice (quality.h), taken in place: the running water is
+// resampled at the new count (World::resample), a grid's flow onto the new
+// size (stable.cpp). Time, obstacles, emitters and the frame count go on,
+// so a device that slows down never sees its water start over. A
+// lid-driven cavity keeps the grid of its benchmark.
 void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   const tidepool::FieldView* field = app.world.field();
   if (field && (app.world.params().lid_speed != 0.0f || app.overrides.count("grid"))) return;
@@ -79,14 +80,9 @@ void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   const int next = app.quality.record(now_ms(), ms, ticks, substeps, work, !app.contacts.empty());
   if (next <= 0) return;
   if (!field) {
-    // Only the water starts over: the obstacles stay as the user left them.
-    const std::vector<tidepool::Obstacle> obstacles = app.world.obstacles();
-    if (!load(app, app.scene, 0)) return;
-    app.world.clear_obstacles();
-    for (const tidepool::Obstacle& o : obstacles) {
-      if (o.kind == tidepool::Obstacle::Kind::Circle) app.world.add_circle(o.a, o.radius);
-      else app.world.add_capsule(o.a, o.b, o.radius);
-    }
+    if (!app.world.resample(next)) return;
+    app.thread_choice.restart();  // other work: its timings start again
+    app.quality.restart();
     return;
   }
   tidepool::Params p = app.world.params();

@@ -55,6 +55,12 @@ class World {
   /// False, and nothing changed, for a grid solver (its fields are sized to the box) or a
   /// non-finite map or box.
   bool transform(const glm::mat2& m, glm::vec2 offset, const Box& box);
+  /// Fills the water's region again with about `particles` particles at the spacing that keeps its
+  /// area (spacing^2 = count() spacing()^2 / particles), on a square lattice, each with the water's
+  /// velocity there; h, mass and surface_threshold follow the spacing (resample.cpp). Time, ids,
+  /// obstacles, emitters and sinks go on. False, and nothing changed, for a grid solver, no water,
+  /// a count outside [1, kMaxParticles], or parameters the new spacing would make invalid.
+  bool resample(int particles);
   /// Adds a particle; returns its id, or -1 when full or when position or velocity is not finite.
   int add_particle(glm::vec2 position, glm::vec2 velocity = glm::vec2(0.0f));
   /// Removes every particle and restarts time, ids and stats.
