@@ -47,10 +47,13 @@ Surge dam_break_surge(const char* preset, int particles,
 
 }  // namespace
 
-TEST_CASE("dam break surge front follows Koshizuka & Oka 1996 (Müller 2003, 15 %)", "[physics][dam-break]") {
+// The worst error is 6.9 % (behind, at T = 0.38), the same at 1, 4 and 8
+// lanes; the later points move by up to 2.5 % either way with the
+// summation order, the largest to 6.6 %. The limit leaves 1 % above both.
+TEST_CASE("dam break surge front follows Koshizuka & Oka 1996 (Müller 2003, 8 %)", "[physics][dam-break]") {
   const Surge s = dam_break_surge("wcsph", 3000);
   std::printf("dam break, muller2003: worst surge-front error %.1f %%\n", 100.0 * s.worst);
-  CHECK(s.worst < 0.15);
+  CHECK(s.worst < 0.08);
 }
 
 TEST_CASE("dam break surge front follows Koshizuka & Oka 1996 (DFSPH, 10 %)", "[physics][dam-break]") {
@@ -168,9 +171,11 @@ TEST_CASE("DFSPH hydrostatic pressure matches rho0 g d within 5 %", "[physics][h
 // FLIP's pressure is the projection's, read at each particle from its cell
 // (flip.cpp). With p = 0 at the air cells' centres instead of at the
 // surface (no ghost fluid), it reads half a cell of water too deep: +12 %
-// at 0.10 m.
-TEST_CASE("FLIP hydrostatic pressure matches rho0 g d within 5 %", "[physics][hydrostatic][flip]") {
-  CHECK(hydrostatic_pressure_error("water", {{"solver", static_cast<float>(Solver::Flip)}}) < 0.05);
+// at 0.10 m. With it, a resting column's pressure is rho0 g d to 10^-6 at
+// every depth; the limit, 10^-3, is ten times the projection's stopping
+// residual (pressure_tolerance, 10^-4 of the divergence).
+TEST_CASE("FLIP hydrostatic pressure matches rho0 g d within 0.1 %", "[physics][hydrostatic][flip]") {
+  CHECK(hydrostatic_pressure_error("water", {{"solver", static_cast<float>(Solver::Flip)}}) < 0.001);
 }
 
 namespace {

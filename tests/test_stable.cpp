@@ -200,8 +200,13 @@ TEST_CASE("implicit viscosity: a mode decays at exp(-2 nu k^2 t)", "[stable][vis
   for (int k = 0; k < static_cast<int>(t / dt); ++k) w.f->diffuse(w.s, dt);
   const double expected = std::exp(-2.0 * nu * kPi * kPi * t);
   INFO("amplitude u " << amplitude(g.u, true) << ", v " << amplitude(g.v, false) << ", exp(-2 nu k^2 t) " << expected);
-  CHECK(amplitude(g.u, true) == Approx(expected).epsilon(0.05));
-  CHECK(amplitude(g.v, false) == Approx(expected).epsilon(0.05));
+  // The discrete solution decays at (1 + 2 nu k_h^2 dt)^-n, with backward
+  // Euler's n = t / dt steps and the 5-point Laplacian's
+  // k_h^2 = (2 / dx sin(k dx / 2))^2: +0.0353 % over exp(-2 nu k^2 t) here,
+  // as measured (+0.035 %). The limit, 0.05 %, leaves room for the
+  // conjugate-gradient solve, which stops at 10^-5 of |b| each step.
+  CHECK(amplitude(g.u, true) == Approx(expected).epsilon(5e-4));
+  CHECK(amplitude(g.v, false) == Approx(expected).epsilon(5e-4));
 }
 
 TEST_CASE("the lid-driven cavity at Re 100 matches Ghia, Ghia & Shin 1982 within 0.02 U", "[stable][cavity]") {
@@ -269,7 +274,7 @@ TEST_CASE("grid parameters and dye out of range are refused by name, the state k
   CHECK(w.state_hash() == before);
 }
 
-TEST_CASE("a new grid size keeps the flow; a switch from particles takes the water up", "[stable]") {
+TEST_CASE("a new grid size keeps the flow, and a switch from particles takes the water up", "[stable]") {
   World w;
   std::string err;
   REQUIRE(load_scene(w, "stir", SceneSetup{}, &err));
