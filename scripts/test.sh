@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The test command: everything CI checks, on a fresh machine or a warm one.
+# `scripts/test.sh --quick` runs only the native tests that take seconds.
 #
 #   1. deps      scripts/deps.sh native app web browser (installs what is missing)
 #   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests,
-#                a soak of random play over a few seeds)
+#                a soak of random play over a few seeds; the desktop app is
+#                built here too)
 #   3. sanitize  the Catch2 tests that take seconds under AddressSanitizer and
 #                UBSan (cmake --preset debug), and a short soak (random play,
 #                `tidepool soak`): memory errors fail here
 #   4. wasm      the same Catch2 tests compiled to WebAssembly (wasm SIMD, the
-#                lanes the toy ships with), run by node
-#   5. app       the native desktop app compiles (SDL2 + GLES 3 + Dear ImGui)
-#                and runs 30 frames under Xvfb
+#                lanes the toy ships with) in the web toy's tree, run by node
+#   5. app       the native desktop app (SDL2 + GLES 3 + Dear ImGui) runs 30
+#                frames under Xvfb
 #   6. web       the web toy builds into build/web/dist (single-threaded and
 #                the -pthread threads build), the browser bench (the CLI for
 #                a Web Worker) into build/web/bench
@@ -57,8 +59,12 @@ step() {
 }
 skip() { STEPS+=("$1") STATUS+=("skipped: $2") SECONDS_TAKEN+=(0); failed_steps=$((failed_steps + 1)); }
 
+# The core is compiled once per set of flags: the native tree builds the
+# desktop app beside the CLI and the tests (the app step only runs it), and
+# the wasm tests are built in the web toy's tree (the web step reuses its
+# core).
 native() {
-  cmake --preset native &&
+  cmake --preset native -DTIDEPOOL_BUILD_APP=ON -DTIDEPOOL_IMGUI_DIR="$TIDEPOOL_IMGUI_DIR" &&
     nice -n 10 cmake --build --preset native -j"$TIDEPOOL_JOBS" &&
     ctest --preset native
 }
@@ -76,24 +82,37 @@ sanitize() {
   nice -n 10 cmake --build --preset debug --target tidepool_tests tidepool -j"$TIDEPOOL_JOBS" &&
     ctest --preset debug -E "$SANITIZE_SKIP"
 }
-WASM_TESTS="$ROOT/build/wasm-tests"
+WASM_TESTS="$ROOT/build/web"
 wasm() {
-  cmake --preset wasm-tests >"$LOGS/wasm-configure.log" 2>&1 ||
+  cmake --preset wasm -DTIDEPOOL_BUILD_TESTS=ON >"$LOGS/wasm-configure.log" 2>&1 ||
     { cat "$LOGS/wasm-configure.log"; return 1; }
   nice -n 10 cmake --build "$WASM_TESTS" --target tidepool_tests -j"$TIDEPOOL_JOBS" &&
     node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
+}
+# The desktop app the native step built, for 30 frames on Xvfb (Mesa's GLES 3).
+app() {
+  xvfb-run -a -s "-screen 0 1280x800x24" "$ROOT/build/native/src/app/tidepool_app" --frames 30 --scene drop --particles 800
 }
 browser() {
   cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs tests/phone.test.mjs &&
     node report.mjs --runs 3
 }
 
+# --quick: the edit-test loop. The native tests but the long random play
+# and the state-hash sweep (the ctest preset "quick"), from the native tree.
+if [ "${1:-}" = --quick ]; then
+  scripts/deps.sh native &&
+    cmake --preset native >/dev/null &&
+    nice -n 10 cmake --build --preset native -j"$TIDEPOOL_JOBS" &&
+    ctest --preset quick
+  exit
+fi
+
 if step deps scripts/deps.sh native app web browser; then
   step native native
   step sanitize sanitize
   step wasm wasm
-  # Builds the desktop app and runs it for 30 frames on Xvfb (Mesa's GLES 3).
-  step app env TIDEPOOL_SKIP_DEPS=1 scripts/build-native-app.sh --run --frames 30 --scene drop --particles 800
+  step app app
   if step web env TIDEPOOL_SKIP_DEPS=1 scripts/build-web.sh; then
     step browser browser
   else
