@@ -18,6 +18,22 @@ import { buildDir, chromiumPath, quietArgs, watchPage } from './support.mjs';
 const benchDir = path.resolve(process.env.TIDEPOOL_BENCH || path.join(buildDir, 'bench'));
 // --quick on two shared cores takes seconds natively; allow for a slow day.
 const LONG = 180_000;
+// --quick's sizes: a row for each, per solver, in this order.
+const QUICK_SIZES = [1000, 4000];
+
+// `a` and `b` agree within `rel` (the printed numbers are rounded).
+const near = (a, b, rel) => Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b));
+
+// A row's particles are its requested size (the dam break's column holds
+// the lattice's count nearest it), and its throughput is its count over
+// its time per step: the two numbers a reader compares rows by.
+function checkRow(r, size) {
+  assert.ok(Number.isInteger(r.particles) && near(r.particles, size, 0.1), `${r.solver}: ${r.particles} particles for the size ${size}`);
+  assert.ok(Number.isFinite(r.ms_per_step) && r.ms_per_step > 0, `${r.solver} ${r.particles}: ms per step ${r.ms_per_step}`);
+  // ms_per_step is printed to 1e-4 ms.
+  assert.ok(near(r.particle_steps_per_s, r.particles * 1000 / r.ms_per_step, 0.005 + 1e-4 / r.ms_per_step),
+    `${r.solver} ${r.particles}: ${r.particle_steps_per_s} particle-steps/s is ${r.particles} particles over ${r.ms_per_step} ms a step`);
+}
 
 let server;
 let isolated;  // the same, cross-origin isolated (COOP/COEP), for --threads
@@ -75,23 +91,34 @@ describe('bench page', () => {
     assert.equal(s.exitCode, 0, `exit status (stderr: ${s.stderr.join(' | ')})`);
     assert.equal(s.error, null);
     assert.deepEqual(s.args, ['--quick', '--json']);
-    // --quick: both solvers at 1000 and 4000 particles.
-    assert.equal(s.results.length, 4);
+    // --quick: both solvers at 1000 and 4000 particles, one row each.
+    assert.deepEqual(s.results.map((r) => r.solver), ['dfsph', 'dfsph', 'muller2003', 'muller2003']);
+    s.results.forEach((r, k) => checkRow(r, QUICK_SIZES[k % 2]));
+    // Both solvers get the same water at a size.
+    assert.deepEqual(s.results.slice(0, 2).map((r) => r.particles), s.results.slice(2).map((r) => r.particles));
     for (const r of s.results) {
-      assert.ok(r.solver === 'dfsph' || r.solver === 'muller2003', `solver ${r.solver}`);
-      assert.ok(r.particles > 500, `particles ${r.particles}`);
-      assert.ok(r.particle_steps_per_s > 0, `particle_steps_per_s ${r.particle_steps_per_s}`);
       // DFSPH's solves make passes over its lists, Müller has none.
       assert.equal(r.solver_passes_per_step > 0, r.solver === 'dfsph', `passes ${r.solver_passes_per_step}`);
       assert.equal(r.pressure_ns_per_particle_pass > 0, r.solver === 'dfsph');
     }
+    // The table shows each row's count and throughput.
     assert.equal(rows, 4);
+    const cells = await page.locator('#results tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.cells[1].textContent, tr.cells[3].textContent]));
+    assert.deepEqual(cells, s.results.map((r) => [String(r.particles), r.particle_steps_per_s.toExponential(3)]));
     // Every line of stdout is JSON, the last one the summary.
     for (const line of s.lines) JSON.parse(line);
     assert.ok(s.summary && 'capacity_60fps' in s.summary, 'the final summary line arrived');
     assert.ok(s.summary.reference_particle_steps_per_s > 0 && s.summary.ratio > 0);
-    assert.ok(s.summary.cost_spread.dfsph >= 1 && s.summary.cost_spread.muller2003 >= 1);
-    assert.ok(s.summary.pass_cost_spread.dfsph >= 1 && !('muller2003' in s.summary.pass_cost_spread));
+    // The spreads are the rows' own: slowest size over fastest, per solver.
+    const spread = (values) => Math.max(...values) / Math.min(...values);
+    for (const solver of ['dfsph', 'muller2003']) {
+      const mine = s.results.filter((r) => r.solver === solver);
+      assert.ok(near(s.summary.cost_spread[solver], spread(mine.map((r) => r.particle_steps_per_s)), 0.01),
+        `${solver}: cost spread ${s.summary.cost_spread[solver]} from the rows`);
+    }
+    const dfsph = s.results.filter((r) => r.solver === 'dfsph').map((r) => r.pressure_ns_per_particle_pass);
+    assert.ok(near(s.summary.pass_cost_spread.dfsph, spread(dfsph), 0.01), `pass cost spread ${s.summary.pass_cost_spread.dfsph} from the rows`);
+    assert.ok(!('muller2003' in s.summary.pass_cost_spread));
     assert.match(capacity, /cost spread dfsph: [0-9.]+x per particle-step, [0-9.]+x per particle-pass/);
     assert.match(capacity, /reference at 1000 particles/);
     assert.match(status, /^done in/);
@@ -132,16 +159,20 @@ describe('bench page', () => {
         `${r.speedup_vs_1_thread}x vs 1 thread, copies at once ${r.copies_at_once_vs_1_thread}x`).join(', ') + `; stderr ${JSON.stringify(s.stderr)}`);
     assert.equal(s.exitCode, 0, `exit status (stderr: ${s.stderr.join(' | ')})`);
     assert.deepEqual(s.args, ['--quick', '--sizes', '1000', '--solver', 'muller2003', '--no-capacity', '--json', '--threads', '2']);
-    assert.ok(s.results.length >= 1);
+    // --quick's sizes (they replace --sizes), each timed on two threads.
+    assert.deepEqual(s.results.map((r) => r.solver), ['muller2003', 'muller2003']);
+    s.results.forEach((r, k) => checkRow(r, QUICK_SIZES[k]));
     for (const r of s.results) {
       assert.equal(r.threads, 2, 'the program ran with two threads');
-      assert.ok(r.speedup_vs_1_thread > 0, `speedup ${r.speedup_vs_1_thread}`);
-      assert.ok(r.copies_at_once_vs_1_thread > 0, `copies at once ${r.copies_at_once_vs_1_thread}`);
+      // Ratios of the same frames' times on one thread and on two: finite,
+      // positive, and nowhere near ten times over (a time passed off as a
+      // ratio would be).
+      for (const [what, x] of [['speedup', r.speedup_vs_1_thread], ['copies at once', r.copies_at_once_vs_1_thread]])
+        assert.ok(Number.isFinite(x) && x > 0 && x < 10, `${r.particles} particles: ${what} ${x}x`);
     }
-    for (const cells of [speedups, copies]) {
-      assert.equal(cells.length, s.results.length);
-      for (const c of cells) assert.match(c, /^[0-9.]+x$/);
-    }
+    // The table shows them as the program printed them.
+    assert.deepEqual(speedups, s.results.map((r) => `${r.speedup_vs_1_thread.toFixed(2)}x`));
+    assert.deepEqual(copies, s.results.map((r) => `${r.copies_at_once_vs_1_thread.toFixed(2)}x`));
     assert.deepEqual(log.errors, []);
     assert.deepEqual(log.outside, []);
     await context.close();

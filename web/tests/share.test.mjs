@@ -10,7 +10,9 @@ import fs from 'node:fs';
 import { decodePng } from './png.mjs';
 import { watchPage, ready, stats, useBrowser } from './support.mjs';
 
-const VIEW = { width: 960, height: 600 };
+// Every page here fixes its particle count (particles=N, or a link's), so
+// auto quality is off.
+const VIEW = { width: 480, height: 300 };
 const LONG = 90_000;
 
 const h = useBrowser();
@@ -30,7 +32,7 @@ const params = (page) =>
 
 describe('share links and pictures', { concurrency: 1 }, () => {
   test('shareLink(): the link opens the same setup, and the same frames give the same hash', { timeout: LONG * 3 }, async (t) => {
-    const a = await openPage('/?scene=dam-break&particles=1500&paused=1&color=speed');
+    const a = await openPage('/?scene=dam-break&particles=600&paused=1&color=speed');
     await ready(a.page, 3);
     const before = await params(a.page);
     // Two parameters, the solver, and an obstacle, then back to the start.
@@ -51,7 +53,7 @@ describe('share links and pictures', { concurrency: 1 }, () => {
     t.diagnostic(`link: ${link}`);
     assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#tp=1&/);
     const hash = new URL(link).hash;
-    for (const part of ['scene=dam-break', 'color=speed', 'particles=1500', 'viscosity:2', 'gravity_y:-5', 'solver:muller2003', 'obstacles='])
+    for (const part of ['scene=dam-break', 'color=speed', 'particles=600', 'viscosity:2', 'gravity_y:-5', 'solver:muller2003', 'obstacles='])
       assert.ok(hash.includes(part), `the link carries ${part}`);
     // Only the changed parameters travel.
     const sent = /set=([^&]*)/.exec(hash)[1].split(',').map((p) => p.split(':')[0]).sort();
@@ -64,6 +66,7 @@ describe('share links and pictures', { concurrency: 1 }, () => {
     await ready(b.page, 3);
     const setupB = await b.page.evaluate(() => ({ stats: window.tidepool.stats(), hash: window.tidepool.hash() }));
     const paramsB = await params(b.page);
+    assert.equal(setupB.stats.quality.auto, false, 'the link fixes the count');
     assert.equal(setupB.stats.scene, 'dam-break');
     assert.equal(setupB.stats.color, 'speed');
     assert.equal(setupB.stats.particles, setupA.stats.particles);
@@ -99,8 +102,8 @@ describe('share links and pictures', { concurrency: 1 }, () => {
       ['#' + 'x'.repeat(9000), /too long/],
     ];
     for (const [hash, warning] of cases) {
-      const { page, log } = await openPage(`/?scene=drop&particles=600&paused=1${hash}`);
-      const s = await ready(page, 2);
+      const { page, log } = await openPage(`/?scene=drop&particles=600&color=water&paused=1${hash}`);
+      const s = await ready(page, 1);
       const seen = log.warnings.filter((w) => warning.test(w));
       t.diagnostic(`${hash.slice(0, 48)} -> scene ${s.scene}, obstacles ${s.obstacles}; warning: ${seen[0] || '(none)'}`);
       assert.ok(seen.length > 0, `a warning for ${hash.slice(0, 40)}`);
@@ -112,7 +115,7 @@ describe('share links and pictures', { concurrency: 1 }, () => {
   });
 
   test('the share button copies the link; save picture downloads a PNG of the canvas', { timeout: LONG * 2 }, async (t) => {
-    const { page, log } = await openPage('/?scene=dam-break&particles=1500&paused=1', { permissions: ['clipboard-read', 'clipboard-write'] });
+    const { page, log } = await openPage('/?scene=dam-break&particles=600&paused=1', { permissions: ['clipboard-read', 'clipboard-write'] });
     await ready(page, 3);
     await page.evaluate(() => window.tidepool.setParam('viscosity', 1.5));
     await page.click('#share');

@@ -125,6 +125,25 @@ export function waterFraction(png, s, x0, y0, x1, y1) {
   return { water, total, fraction: total ? water / total : 0 };
 }
 
+// Centre of the water-coloured pixels inside a world-space rectangle, in
+// world units ({x, y}; null if none): where the picture puts the water.
+export function waterCentroid(png, s, x0, y0, x1, y1) {
+  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
+  let n = 0, sx = 0, sy = 0;
+  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
+    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
+      const o = (y * png.width + x) * 4;
+      if (!isWater(png.data[o], png.data[o + 1], png.data[o + 2])) continue;
+      n++;
+      sx += x + 0.5;
+      sy += y + 0.5;
+    }
+  }
+  if (!n) return null;
+  const v = s.view;
+  return { x: v.centerX + (sx / n - v.width / 2) / v.scale, y: v.centerY - (sy / n - v.height / 2) / v.scale };
+}
+
 // Waits until the page has drawn `frames` frames; returns its stats().
 export async function ready(target, frames = 3, timeout = 90_000) {
   await target.waitForFunction(
@@ -145,4 +164,36 @@ export async function until(target, predicate, arg, what, timeout = 90_000) {
   } catch (e) {
     throw new Error(`timed out waiting for ${what}: ${e.message.split('\n')[0]}`);
   }
+}
+
+// Waits until the page has drawn `frames` more frames, so that what changed
+// before the call is on the screen and in stats() (the water's mean is
+// measured as a frame is drawn); returns its stats().
+export async function nextFrames(target, frames = 2) {
+  const n = (await stats(target)).frame + frames;
+  await until(target, (m) => window.tidepool.stats().frame >= m, n, `${frames} more frames`);
+  return stats(target);
+}
+
+// Runs `frames` fixed 1/60 s frames of simulation at once
+// (tidepool.advance, at most 600 a call), then waits for them to be drawn;
+// returns stats().
+export async function advance(target, frames) {
+  for (let left = frames; left > 0; left -= 600) {
+    const n = Math.min(left, 600);
+    assert.equal(await target.evaluate((k) => window.tidepool.advance(k), n), true, `advance(${n})`);
+  }
+  return nextFrames(target);
+}
+
+// Waits for `n` animation frames of the document in `target`: as long as a
+// page that is awake there takes to draw n frames.
+export function animationFrames(target, n) {
+  return target.evaluate(
+    (k) => new Promise((resolve) => {
+      const step = () => (--k > 0 ? requestAnimationFrame(step) : resolve());
+      requestAnimationFrame(step);
+    }),
+    n,
+  );
 }
