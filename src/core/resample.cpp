@@ -86,7 +86,7 @@ bool World::resample(int particles) {
   if (!validate(p).empty()) return false;
 
   const float reach = spacing / std::sqrt(3.14159265f);  // the region: discs of area s^2
-  const float support = s.params.h;               // the velocity's average
+  const float support = s.params.h;                      // the velocity's average
   const Bins bins(old, s.box, std::max(reach, support));
   glm::vec2 lo = s.box.max, hi = s.box.min;  // the water's bounds
   for (int i = 0; i < n_old; ++i) {
