@@ -13,7 +13,7 @@ import path from 'node:path';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
 import {
-  advance, animationFrames, nextFrames, shots, simulate, stats, toCanvas, watchPage, waterCentroid, waterFraction, ready, until,
+  advance, animationFrames, nextFrames, routeEmbedExample, shots, simulate, stats, toCanvas, watchPage, waterCentroid, waterFraction, ready, until,
   useBrowser, dist,
 } from './support.mjs';
 
@@ -355,12 +355,7 @@ describe('Tidepool in Chromium (WebGL 2 on SwiftShader)', { concurrency: 1 }, ()
 
   test('the embed example: its buttons drive the toy by postMessage, and the toy sleeps while scrolled out of view', { timeout: LONG * 3 }, async (t) => {
     // The example as served, its toy's count fixed.
-    const fixCount = (context) =>
-      context.route('**/embed.html', async (route) => {
-        const response = await route.fetch();
-        const html = (await response.text()).replace('?embed=1&amp;scene=drop', `?embed=1&amp;scene=drop&amp;${LIGHT.replace('&', '&amp;')}`);
-        await route.fulfill({ response, body: html });
-      });
+    const fixCount = (context) => routeEmbedExample(context, LIGHT);
     const { page, log } = await openPage('/embed.html', { viewport: { width: 640, height: 600 }, setup: fixCount });
     const frame = page.frames().find((f) => f.url().includes('embed=1'));
     assert.ok(frame, 'the embed page has the toy in an iframe');

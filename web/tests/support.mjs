@@ -111,37 +111,52 @@ function isWater(r, g, b) {
   return b > 90 && b >= r + 60 && b > g;
 }
 
-// Fraction of water-coloured pixels inside a world-space rectangle.
-export function waterFraction(png, s, x0, y0, x1, y1) {
+// Calls visit(x, y, water) for each canvas pixel inside a world-space
+// rectangle, water telling whether it is water-coloured.
+function eachPixel(png, s, x0, y0, x1, y1, visit) {
   const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
-  let water = 0, total = 0;
   for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
     for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
       const o = (y * png.width + x) * 4;
-      total++;
-      if (isWater(png.data[o], png.data[o + 1], png.data[o + 2])) water++;
+      visit(x, y, isWater(png.data[o], png.data[o + 1], png.data[o + 2]));
     }
   }
+}
+
+// Fraction of water-coloured pixels inside a world-space rectangle.
+export function waterFraction(png, s, x0, y0, x1, y1) {
+  let water = 0, total = 0;
+  eachPixel(png, s, x0, y0, x1, y1, (x, y, wet) => {
+    total++;
+    if (wet) water++;
+  });
   return { water, total, fraction: total ? water / total : 0 };
 }
 
 // Centre of the water-coloured pixels inside a world-space rectangle, in
 // world units ({x, y}; null if none): where the picture puts the water.
 export function waterCentroid(png, s, x0, y0, x1, y1) {
-  const a = toCanvas(s, x0, y1), b = toCanvas(s, x1, y0);
   let n = 0, sx = 0, sy = 0;
-  for (let y = Math.ceil(a.y); y < Math.floor(b.y); y++) {
-    for (let x = Math.ceil(a.x); x < Math.floor(b.x); x++) {
-      const o = (y * png.width + x) * 4;
-      if (!isWater(png.data[o], png.data[o + 1], png.data[o + 2])) continue;
-      n++;
-      sx += x + 0.5;
-      sy += y + 0.5;
-    }
-  }
+  eachPixel(png, s, x0, y0, x1, y1, (x, y, wet) => {
+    if (!wet) return;
+    n++;
+    sx += x + 0.5;
+    sy += y + 0.5;
+  });
   if (!n) return null;
   const v = s.view;
   return { x: v.centerX + (sx / n - v.width / 2) / v.scale, y: v.centerY - (sy / n - v.height / 2) / v.scale };
+}
+
+// Serves the embed example (web/site/embed.html) to `target` (a page or a
+// context) with `query` added to its toy's address: a test fixes what
+// the example leaves to the device, such as the particle count.
+export function routeEmbedExample(target, query) {
+  return target.route('**/embed.html', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('?embed=1&amp;scene=drop', `?embed=1&amp;scene=drop&amp;${query.replaceAll('&', '&amp;')}`);
+    await route.fulfill({ response, body });
+  });
 }
 
 // Waits until the page has drawn `frames` frames; returns its stats().

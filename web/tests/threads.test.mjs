@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../server.mjs';
 import { decodePng } from './png.mjs';
-import { shots, simulate, stats, watchPage, waterFraction, useBrowser, dist } from './support.mjs';
+import { routeEmbedExample, shots, simulate, stats, watchPage, waterFraction, useBrowser, dist } from './support.mjs';
 
 const FEW = 'particles=1500';
 const LONG = 90_000;
@@ -172,11 +172,7 @@ describe('the threads build (tidepool-mt) and its fallback', { concurrency: 1 },
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     // The example's toy with its count fixed (and the cheaper particle view):
     // what is checked here is where it runs, not how many particles it holds.
-    await page.route('**/embed.html', async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()).replace('src="./?embed=1&amp;scene=drop"', `src="./?embed=1&amp;scene=drop&amp;${FEW}&amp;color=water"`);
-      await route.fulfill({ response, body });
-    });
+    await routeEmbedExample(page, `${FEW}&color=water`);
     await page.goto(new URL('/embed.html', h.isolated.url).href);
     const frame = page.frames().find((f) => f.url().includes('embed=1'));
     assert.ok(frame, 'the embed page has the toy in an iframe');
