@@ -86,8 +86,35 @@ WASM_TESTS="$ROOT/build/web"
 wasm() {
   cmake --preset wasm -DTIDEPOOL_BUILD_TESTS=ON >"$LOGS/wasm-configure.log" 2>&1 ||
     { cat "$LOGS/wasm-configure.log"; return 1; }
-  nice -n 10 cmake --build "$WASM_TESTS" --target tidepool_tests -j"$TIDEPOOL_JOBS" &&
-    node "$WASM_TESTS/tests/tidepool_tests.js" --use-colour no
+  nice -n 10 cmake --build "$WASM_TESTS" --target tidepool_tests -j"$TIDEPOOL_JOBS" || return
+  # Two node processes, each with every other test case: node runs one
+  # thread, and the machine has two cores. Catch2 takes test names as
+  # arguments joined by "," (or), with \ before the characters its filter
+  # syntax reads (a name may hold a comma).
+  local tests="$WASM_TESTS/tests/tidepool_tests.js" half pids=() rc=0 name i
+  local -a names
+  mapfile -t names < <(node "$tests" --list-test-names-only)
+  [ "${#names[@]}" -gt 0 ] || { echo "wasm: no test cases listed"; return 1; }
+  for half in 0 1; do
+    local -a spec=()
+    for i in "${!names[@]}"; do
+      [ $((i % 2)) -eq "$half" ] || continue
+      name=$(sed -E 's/([\\,"*~[])/\\\1/g' <<<"${names[$i]}")
+      spec+=("$name" ,)
+    done
+    node "$tests" --use-colour no "${spec[@]}" >"$LOGS/wasm-$half.log" 2>&1 &
+    pids+=($!)
+  done
+  for half in 0 1; do
+    wait "${pids[$half]}" || rc=1
+    cat "$LOGS/wasm-$half.log"
+  done
+  # Every listed case ran in one half or the other.
+  local ran
+  ran=$(grep -ohE '[0-9]+ test cases?\)|test cases: *[0-9]+' "$LOGS/wasm-0.log" "$LOGS/wasm-1.log" |
+    tr -cd '0-9\n' | awk '{n += $1} END {print n + 0}')
+  [ "$ran" -eq "${#names[@]}" ] || { echo "wasm: $ran of ${#names[@]} test cases ran"; rc=1; }
+  return "$rc"
 }
 # The desktop app the native step built, for 30 frames on Xvfb (Mesa's GLES 3).
 app() {
@@ -140,14 +167,14 @@ for name in deps native sanitize wasm app web browser; do
     fi
   fi
   if [ "$name" = wasm ] && [ -f "$LOGS/wasm.log" ]; then
-    line="$(grep -E '^(All tests passed|test cases:)' "$LOGS/wasm.log" | tail -1)"
-    if [[ "$line" =~ ^All\ tests\ passed.*\ in\ ([0-9]+)\ test ]]; then
-      p=${BASH_REMATCH[1]} f=0
-    elif [[ "$line" =~ test\ cases:\ *[0-9]+\ \|\ *([0-9]+)\ passed\ \|\ *([0-9]+)\ failed ]]; then
-      p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
-    else
-      p=0 f=0
-    fi
+    p=0 f=0  # summed over the two halves' summaries
+    while IFS= read -r line; do
+      if [[ "$line" =~ ^All\ tests\ passed.*\ in\ ([0-9]+)\ test ]]; then
+        p=$((p + BASH_REMATCH[1]))
+      elif [[ "$line" =~ test\ cases:\ *[0-9]+\ \|\ *([0-9]+)\ passed\ \|\ *([0-9]+)\ failed ]]; then
+        p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2]))
+      fi
+    done < <(grep -E '^(All tests passed|test cases:)' "$LOGS/wasm.log")
     passed_cases=$((passed_cases + p)) failed_cases=$((failed_cases + f))
     [ "$own_failures" -ge 0 ] && own_failures=$((own_failures + f))
   fi
