@@ -31,7 +31,7 @@ const RESULTS = path.join(ROOT, 'bench', 'results');
 const DOC = path.join(ROOT, 'docs', 'performance.md');
 const BUILDS = ['native', 'wasm', 'browser'];
 const BUILD_NAMES = { native: 'native', wasm: 'WebAssembly in node', browser: 'WebAssembly in a browser' };
-const STAGES = ['neighbours', 'density', 'forces', 'pressure', 'integrate', 'boundaries'];
+const STAGES = ['neighbours', 'density', 'forces', 'pressure', 'integrate', 'boundaries', 'transfer'];
 
 // The targets (docs/performance.md says what each means). `builds`: where
 // the target applies.

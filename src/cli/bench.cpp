@@ -54,11 +54,11 @@ struct Engine {
   int threads = 1;  // the pool's, when `parallel` is one
 };
 
-bool bench_world(World& w, int particles, const char* solver, const Engine& e) {
+bool bench_world(World& w, int particles, const char* solver, const Engine& e, float tank = 1.0f) {
   w.set_parallel_for(e.parallel);
   w.set_lanes(e.lanes);
   std::string err;
-  if (!load_bench_scene(w, particles, solver, &err)) {
+  if (!load_bench_scene(w, particles, solver, &err, tank)) {
     std::fprintf(stderr, "tidepool bench: %s\n", err.c_str());
     return false;
   }
@@ -167,9 +167,10 @@ Measurement time_window(const World& start, const char* solver, double seconds, 
 // than the next), so the window is run again from the same warmed-up
 // state, doing the same work each time, until kMinWallMs are spent (at
 // most kMaxRuns runs), and the median run is kept.
-bool measure(const char* solver, int particles, double seconds, const Engine& e, Measurement* out) {
+bool measure(const char* solver, int particles, double seconds, const Engine& e, Measurement* out,
+             float tank = 1.0f) {
   World start;
-  if (!bench_world(start, particles, solver, e)) return false;
+  if (!bench_world(start, particles, solver, e, tank)) return false;
   for (double t = 0; t < kWarmup; t += kFrame) start.advance(kFrame);
   std::vector<Measurement> runs;
   double spent = 0.0;
@@ -443,7 +444,14 @@ struct Summary {
   int ref_size = 0;
   double ref_best = 0.0, ref_nb = 0.0, ours = 0.0, ratio = 0.0;
   std::vector<std::pair<const char*, Capacity>> caps;
+  // FLIP's step in a tank of kTankScale^2 times the area, the same water,
+  // over its step in the bench's tank (0 when FLIP is not benched).
+  double flip_tank_ratio = 0.0;
 };
+
+// The sides of the larger tank the FLIP row compares with: 4x the area.
+constexpr float kTankScale = 2.0f;
+constexpr int kTankParticles = 16000;
 
 void print_json_summary(const Summary& s) {
   const auto& caps = s.caps;
@@ -467,8 +475,10 @@ void print_json_summary(const Summary& s) {
     first = false;
   }
   std::printf("},\"reference_particles\":%d,\"reference_neighbours\":%.2f,"
-              "\"reference_particle_steps_per_s\":%.0f,\"ratio\":%.2f}\n",
+              "\"reference_particle_steps_per_s\":%.0f,\"ratio\":%.2f",
               s.ref_size, s.ref_nb, s.ref_best, s.ratio);
+  if (s.flip_tank_ratio > 0.0) std::printf(",\"flip_tank_4x_step_ratio\":%.3f", s.flip_tank_ratio);
+  std::printf("}\n");
 }
 
 void print_text_summary(const Summary& s) {
@@ -481,6 +491,9 @@ void print_text_summary(const Summary& s) {
   std::printf("reference (seed 000 algorithm, hash map + neighbour lists) at %d particles: "
               "%.3g particle-steps/s; muller2003 here: %.3g; ratio %.2f\n",
               s.ref_size, s.ref_best, s.ours, s.ratio);
+  if (s.flip_tank_ratio > 0.0)
+    std::printf("flip in a tank of 4x the area, the same water (%d particles): %.2fx the step's cost\n",
+                kTankParticles, s.flip_tank_ratio);
   for (const auto& [solver, c] : s.caps)
     std::printf("60-fps capacity %-11s %7d particles (median frame %.1f ms, pool height %.1f %% "
                 "of the area-conserving height at t = 5.5-6 s; peak %zu bytes a particle)\n",
@@ -519,6 +532,17 @@ int bench(int argc, char** argv) {
     sum.ours = m.particle_steps_per_s;
   }
   sum.ratio = sum.ref_best > 0 ? sum.ours / sum.ref_best : 0.0;
+  // FLIP's cost should follow the water, not the tank: the same column in
+  // the bench's tank and in one of 4x its area, over the same early window
+  // (the collapse, before the front meets the nearer wall).
+  if (std::find_if(args.solvers.begin(), args.solvers.end(), [](const char* s) { return std::string(s) == "flip"; }) !=
+      args.solvers.end()) {
+    Measurement small{}, large{};
+    if (!measure("flip", kTankParticles, window, engine, &small) ||
+        !measure("flip", kTankParticles, window, engine, &large, kTankScale))
+      return 2;
+    sum.flip_tank_ratio = large.ms_per_step / small.ms_per_step;
+  }
   if (args.do_capacity)
     for (const char* solver : args.solvers) sum.caps.emplace_back(solver, capacity(solver, 2000, engine));
   if (args.json) {

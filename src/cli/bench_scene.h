@@ -12,10 +12,11 @@ namespace tidepool_cli {
 constexpr float kWaterSigma = 0.0728f;  // water's surface tension at 20 C [N/m]
 
 // The dam break of a 1.6 m x 2 m column in a 4 m x 3 m tank, g = 10 m/s^2,
-// for `solver` ("muller2003" or "dfsph"), into w. False, with *error set, if
-// the scene cannot be built.
+// for `solver` ("muller2003", "dfsph" or "flip"), into w; `tank` scales the
+// tank's sides (the column stays). False, with *error set, if the scene
+// cannot be built.
 inline bool load_bench_scene(tidepool::World& w, int particles, const char* solver,
-                             std::string* error) {
+                             std::string* error, float tank = 1.0f) {
   using namespace tidepool;
   SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
   if (std::string(solver) == "flip") s.overrides.emplace_back("solver", static_cast<float>(Solver::Flip));
@@ -30,7 +31,7 @@ inline bool load_bench_scene(tidepool::World& w, int particles, const char* solv
     s.overrides.emplace_back("tension", static_cast<float>(Tension::ColourField));
     s.overrides.emplace_back("surface_tension", kWaterSigma);
   }
-  return build_dam_break(w, 1.6f, 2.0f, 4.0f, 3.0f, s, error);
+  return build_dam_break(w, 1.6f, 2.0f, 4.0f * tank, 3.0f * tank, s, error);
 }
 
 }  // namespace tidepool_cli

@@ -2,12 +2,14 @@
 // "Animating sand as a fluid"). The particles carry the fluid; a MAC grid
 // whose cells are flip_cell particle spacings wide solves its pressure, so
 // the step needs no neighbour search for it and can be as long as the CFL
-// condition allows. One step:
-//   density      particles to grid: each face's velocity is the particles'
+// condition allows. One step, by the stages it is timed under:
+//   transfer     particles to grid: each face's velocity is the particles'
 //                average, weighted by the bilinear kernel; cells with a
 //                particle are fluid, those inside an obstacle solid, the
-//                rest air; the particles per fluid cell, for the volume
-//   forces       gravity and pointer forces on the faces
+//                rest air; the particles per fluid cell, for the volume.
+//                Every grid pass from here on covers only the window of
+//                the particles' cells and a band around them
+//   forces       viscosity, then gravity and pointer forces on the faces
 //   pressure     the projection of mac_grid.cpp with the free surface: p = 0
 //                between a fluid and an air cell where the liquid of the
 //                two ends (each cell's share of it from the particles per
@@ -19,7 +21,8 @@
 //                that spreads them (a density-based volume correction in the
 //                spirit of Kugelstadt et al. 2019), so the particles neither
 //                bunch up nor drift apart over time
-//   integrate    grid to particles, v = r v_flip + (1 - r) v_pic with
+//   transfer     the flow extrapolated beyond the liquid; grid to
+//                particles, v = r v_flip + (1 - r) v_pic with
 //                v_flip = v_p + (u_new - u_old)(x_p), v_pic = u_new(x_p), and
 //                the particles moved through the new grid velocity by the
 //                midpoint rule (RK2)
@@ -52,30 +55,51 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   Carried carried() override { return {}; }
   DensityKernel density_kernel() const override { return DensityKernel::Cubic; }
   // The flow crosses at most grid_cfl cells a step: the particles' RK2
-  // path through the grid stays accurate. That is the only bound: the
-  // projection and the viscosity are implicit, stable at any step, and
-  // no force acts on the particles directly.
+  // path through the grid stays accurate. The projection and the viscosity
+  // are stable at any step (diffuse_faces turns implicit where an explicit
+  // step would not be) and no force acts on the particles directly, so the
+  // step is as long as that allows, a whole frame in calm water; P.dt, the
+  // SPH solvers' bound, does not apply. Surface tension, held explicitly
+  // in the surface's pressure jump, adds the capillary bound of Brackbill,
+  // Kothe & Zemach 1992 (eq. 61), dt <= sqrt(rho dx^3 / (2 pi sigma)).
+  // At most kLongestStep.
+  static constexpr float kLongestStep = 1.0f / 60.0f;
   float dt_limit(const Params& P, float vmax) const override {
-    return vmax > 0.0f ? P.grid_cfl * g_.dx / vmax : std::numeric_limits<float>::infinity();
+    float dt = vmax > 0.0f ? std::min(kLongestStep, P.grid_cfl * g_.dx / vmax) : kLongestStep;
+    if (P.surface_tension > 0.0f)
+      dt = std::min(dt, std::sqrt(P.rest_density * g_.dx * g_.dx * g_.dx / (2.0f * kPi * P.surface_tension)));
+    return dt;
   }
   bool sph_bounds() const override { return false; }
+  bool sorts_particles() const override { return false; }
   float mean_neighbours(int) const override { return 0.0f; }
   size_t bytes() const override;
 
  private:
+  static constexpr float kPi = 3.14159265358979f;
   void fit(const WorldState& s);
+  void clear_window();
   void particles_to_grid(const WorldState& s);
   void add_forces(const WorldState& s, float dt);
   void viscosity(const WorldState& s, float dt);
   void surface_tension(const WorldState& s, float dt);
-  void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, int h);
+  void mark_known();
+  void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers);
   void grid_to_particles(WorldState& s, float dt);
-  float sample(const std::vector<float>& f, int w, int h, float fx, float fy) const;
-  glm::vec2 velocity(const std::vector<float>& u, const std::vector<float>& v, glm::vec2 p) const;
+  void velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change) const;
+  // The window's u and v faces.
+  FaceRect u_faces() const { return {window_.i0, window_.j0, window_.i1 + 1, window_.j1}; }
+  FaceRect v_faces() const { return {window_.i0, window_.j0, window_.i1, window_.j1 + 1}; }
 
   MacGrid g_;
   Box box_;
   float cell_ = 0.0f;
+  // The cells the step works on: those the particles are in and a band
+  // around them (particles_to_grid). Outside it every array holds 0 (air,
+  // no velocity), so a large tank with little water costs little more than
+  // a small one.
+  CellWindow window_;
+  int layers_ = 2;  // of extrapolated faces beyond the liquid's
   std::vector<float> u_old_, v_old_, wu_, wv_;
   std::vector<uint8_t> type_, known_u_, known_v_;
   std::vector<float> count_;  // particles per cell (kernel-weighted)
@@ -83,8 +107,15 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   std::vector<float> fill_, surface_;  // each cell's share of liquid, the ghost fluid's terms
   std::vector<float> smooth_, normal_x_, normal_y_, held_;  // surface tension's curvature and potential
   std::vector<uint8_t> free_;
+  std::vector<std::pair<int, float>> layer_;  // an extrapolation layer's new faces
   PoissonSolver poisson_;
+  SolidMask solids_;
 };
+
+// The layers of faces the flow is extrapolated to beyond the liquid's: a
+// particle's midpoint (RK2) lies up to grid_cfl / 2 cells out, and its
+// bilinear sample reaches a face further.
+int extrapolation_layers(const Params& P) { return static_cast<int>(std::ceil(0.5f * P.grid_cfl)) + 1; }
 
 // The grid: cells of flip_cell spacings over the box, at least 4 and at
 // most kMaxCells a side (the largest `grid` the stable solver takes): a
@@ -101,7 +132,35 @@ void FlipSolver::fit(const WorldState& s) {
     const int nx = std::max(4, static_cast<int>(std::ceil(size.x / cell)));
     const int ny = std::max(4, static_cast<int>(std::ceil(size.y / cell)));
     g_.resize(nx, ny, std::max(size.x / float(nx), size.y / float(ny)), s.box.min);
-    phi_.assign(static_cast<size_t>(nx) * ny, 0.0f);
+    const size_t cells = static_cast<size_t>(nx) * ny;
+    for (auto* f : {&count_, &phi_, &rhs_, &source_, &fill_, &surface_, &smooth_, &normal_x_, &normal_y_, &held_})
+      f->assign(cells, 0.0f);
+    type_.assign(cells, kAirCell);
+    for (auto* f : {&u_old_, &wu_}) f->assign(g_.u.size(), 0.0f);
+    for (auto* f : {&v_old_, &wv_}) f->assign(g_.v.size(), 0.0f);
+    known_u_.assign(g_.u.size(), 0);
+    known_v_.assign(g_.v.size(), 0);
+    window_ = {};
+  }
+}
+
+// Back to air, with no velocity, over the last step's window.
+void FlipSolver::clear_window() {
+  const CellWindow w = window_;
+  for (int j = w.j0; j < w.j1; ++j) {
+    const int c0 = g_.cell(w.i0, j), c1 = g_.cell(w.i1, j);
+    for (auto* f : {&count_, &source_, &fill_, &smooth_, &normal_x_, &normal_y_, &held_})
+      std::fill(f->begin() + c0, f->begin() + c1, 0.0f);
+    std::fill(type_.begin() + c0, type_.begin() + c1, uint8_t(kAirCell));
+  }
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j) {
+    const int k0 = j * (g_.nx + 1) + fu.i0, k1 = j * (g_.nx + 1) + fu.i1;
+    for (auto* f : {&g_.u, &wu_}) std::fill(f->begin() + k0, f->begin() + k1, 0.0f);
+  }
+  for (int j = fv.j0; j < fv.j1; ++j) {
+    const int k0 = j * g_.nx + fv.i0, k1 = j * g_.nx + fv.i1;
+    for (auto* f : {&g_.v, &wv_}) std::fill(f->begin() + k0, f->begin() + k1, 0.0f);
   }
 }
 
@@ -123,15 +182,13 @@ inline void for_weights(const MacGrid& g, glm::vec2 p, int w, int h, float ox, f
   f((j + 1) * w + i + 1, tx * ty);
 }
 
+// Particles to grid (on arrays that are 0 outside the last window, cleared
+// over it): the faces' weighted velocities and the cells' counts, then the
+// new window around the particles' cells and their types.
 void FlipSolver::particles_to_grid(const WorldState& s) {
   const Particles& p = s.particles;
   const int nx = g_.nx, ny = g_.ny, n = p.size();
-  std::fill(g_.u.begin(), g_.u.end(), 0.0f);
-  std::fill(g_.v.begin(), g_.v.end(), 0.0f);
-  wu_.assign(g_.u.size(), 0.0f);
-  wv_.assign(g_.v.size(), 0.0f);
-  count_.assign(static_cast<size_t>(nx) * ny, 0.0f);
-  type_.assign(static_cast<size_t>(nx) * ny, kAirCell);
+  int i_lo = nx, i_hi = -1, j_lo = ny, j_hi = -1;
   for (int k = 0; k < n; ++k) {
     const glm::vec2 x(p.x[k], p.y[k]);
     for_weights(g_, x, nx + 1, ny, 0.0f, 0.5f, [&](int f, float w) {
@@ -146,66 +203,76 @@ void FlipSolver::particles_to_grid(const WorldState& s) {
     const int i = std::clamp(static_cast<int>((x.x - g_.origin.x) / g_.dx), 0, nx - 1);
     const int j = std::clamp(static_cast<int>((x.y - g_.origin.y) / g_.dx), 0, ny - 1);
     type_[g_.cell(i, j)] = kFluidCell;
+    i_lo = std::min(i_lo, i), i_hi = std::max(i_hi, i);
+    j_lo = std::min(j_lo, j), j_hi = std::max(j_hi, j);
   }
-  known_u_.assign(g_.u.size(), 0);
-  known_v_.assign(g_.v.size(), 0);
-  for (size_t f = 0; f < g_.u.size(); ++f)
-    if (wu_[f] > 0.0f) g_.u[f] /= wu_[f], known_u_[f] = 1;
-  for (size_t f = 0; f < g_.v.size(); ++f)
-    if (wv_[f] > 0.0f) g_.v[f] /= wv_[f], known_v_[f] = 1;
+  // The band: the particles' weights reach a cell beyond their own, the
+  // extrapolated layers beyond those, and the projection wants an air cell
+  // between the liquid and the window's edge.
+  layers_ = extrapolation_layers(s.params);
+  const int band = layers_ + 2;
+  window_ = n > 0 ? CellWindow{std::max(0, i_lo - band), std::max(0, j_lo - band), std::min(nx, i_hi + 1 + band),
+                               std::min(ny, j_hi + 1 + band)}
+                  : CellWindow{};
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j)
+    for (int f = j * (nx + 1) + fu.i0; f < j * (nx + 1) + fu.i1; ++f)
+      if (wu_[f] > 0.0f) g_.u[f] /= wu_[f];
+  for (int j = fv.j0; j < fv.j1; ++j)
+    for (int f = j * nx + fv.i0; f < j * nx + fv.i1; ++f)
+      if (wv_[f] > 0.0f) g_.v[f] /= wv_[f];
   // Obstacles: cells whose centre lies inside one are solid.
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      glm::vec2 normal;
-      for (const Obstacle& o : s.obstacles)
-        if (obstacle_distance(o, g_.centre(i, j), &normal) < 0.0f) type_[g_.cell(i, j)] = kSolidCell;
-    }
+  const std::vector<uint8_t>& solid = solids_.update(g_, s.obstacles);
+  for (int j = window_.j0; j < window_.j1; ++j)
+    for (int c = g_.cell(window_.i0, j); c < g_.cell(window_.i1, j); ++c)
+      if (solid[c]) type_[c] = kSolidCell;
 }
 
-// Copies into each unknown face the mean of its known neighbours, layer by
-// layer (two layers): the particles near the surface sample faces that no
-// particle reached.
-void FlipSolver::extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, int h) {
-  std::vector<uint8_t> next;
-  for (int layer = 0; layer < 2; ++layer) {
-    next = *known;
-    for (int j = 0; j < h; ++j)
-      for (int i = 0; i < w; ++i) {
+// Copies into each unknown face of the rectangle the mean of its known
+// neighbours, layer by layer: the particles near the surface sample faces
+// that no particle reached.
+void FlipSolver::extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect r, int layers) {
+  std::vector<uint8_t>& on = *known;
+  for (int layer = 0; layer < layers; ++layer) {
+    layer_.clear();
+    for (int j = r.j0; j < r.j1; ++j)
+      for (int i = r.i0; i < r.i1; ++i) {
         const int k = j * w + i;
-        if ((*known)[k]) continue;
+        if (on[k]) continue;
         float sum = 0.0f;
         int m = 0;
-        const int nb[4] = {i > 0 ? k - 1 : -1, i + 1 < w ? k + 1 : -1, j > 0 ? k - w : -1, j + 1 < h ? k + w : -1};
-        for (int q : nb)
-          if (q >= 0 && (*known)[q]) sum += (*f)[q], ++m;
-        if (m > 0) (*f)[k] = sum / float(m), next[k] = 1;
+        if (i > r.i0 && on[k - 1]) sum += (*f)[k - 1], ++m;
+        if (i + 1 < r.i1 && on[k + 1]) sum += (*f)[k + 1], ++m;
+        if (j > r.j0 && on[k - w]) sum += (*f)[k - w], ++m;
+        if (j + 1 < r.j1 && on[k + w]) sum += (*f)[k + w], ++m;
+        if (m > 0) layer_.emplace_back(k, sum / float(m));
       }
-    known->swap(next);
+    for (const auto& [k, value] : layer_) (*f)[k] = value, on[k] = 1;
   }
 }
 
-// Gravity and the pointers' pushes on the faces that carry fluid; no flow
-// through the walls or into a solid.
+// Gravity and the pointers' pushes on the window's faces; no flow through
+// the walls or into a solid.
 void FlipSolver::add_forces(const WorldState& s, float dt) {
   const Params& P = s.params;
   const int nx = g_.nx, ny = g_.ny;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i <= nx; ++i) {
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j)
+    for (int i = fu.i0; i < fu.i1; ++i) {
       float& u = g_.u[g_.u_index(i, j)];
       const bool open = i > 0 && i < nx && type_[g_.cell(i - 1, j)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell;
       u = open ? u + dt * (P.gravity_x + pointer_accel(s.pointers, g_.u_face(i, j), u, {1.0f, 0.0f}, dt)) : 0.0f;
     }
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i < nx; ++i) {
+  for (int j = fv.j0; j < fv.j1; ++j)
+    for (int i = fv.i0; i < fv.i1; ++i) {
       float& v = g_.v[g_.v_index(i, j)];
       const bool open = j > 0 && j < ny && type_[g_.cell(i, j - 1)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell;
       v = open ? v + dt * (P.gravity_y + pointer_accel(s.pointers, g_.v_face(i, j), v, {0.0f, 1.0f}, dt)) : 0.0f;
     }
 }
 
-// Viscosity, implicitly on the faces that carry fluid (mac_grid.cpp), with
-// nu = mu / rho0 and no-slip walls: the bed friction that slows a real
-// surge.
+// Viscosity on the faces that carry fluid (mac_grid.cpp), with nu = mu /
+// rho0 and no-slip walls: the bed friction that slows a real surge.
 void FlipSolver::viscosity(const WorldState& s, float dt) {
   const float nu = s.params.viscosity / s.params.rest_density;
   const float a = nu * dt / (g_.dx * g_.dx);
@@ -215,14 +282,16 @@ void FlipSolver::viscosity(const WorldState& s, float dt) {
     return type_[c0] != kSolidCell && type_[c1] != kSolidCell && (type_[c0] == kFluidCell || type_[c1] == kFluidCell);
   };
   const float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  free_.assign(g_.u.size(), 0);
-  for (int j = 0; j < ny; ++j)
-    for (int i = 1; i < nx; ++i) free_[g_.u_index(i, j)] = carries(g_.cell(i - 1, j), g_.cell(i, j));
-  implicit_viscosity(&g_.u, nx + 1, ny, free_, walls, a, &work_);
-  free_.assign(g_.v.size(), 0);
-  for (int j = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = carries(g_.cell(i, j - 1), g_.cell(i, j));
-  implicit_viscosity(&g_.v, nx, ny + 1, free_, walls, a, &work_);
+  const FaceRect fu = u_faces(), fv = v_faces();
+  free_.resize(std::max(g_.u.size(), g_.v.size()));
+  for (int j = fu.j0; j < fu.j1; ++j)
+    for (int i = fu.i0; i < fu.i1; ++i)
+      free_[g_.u_index(i, j)] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j));
+  diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, fu, &work_);
+  for (int j = fv.j0; j < fv.j1; ++j)
+    for (int i = fv.i0; i < fv.i1; ++i)
+      free_[g_.v_index(i, j)] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j));
+  diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, fv, &work_);
 }
 
 // Surface tension as the pressure jump sigma kappa across the surface
@@ -232,86 +301,115 @@ void FlipSolver::viscosity(const WorldState& s, float dt) {
 // (Brackbill et al. 1992 take the same normal from a colour function), by
 // central differences; |kappa| is held to 1 / dx, the sharpest corner the
 // grid resolves. held_ gets sigma kappa dt / rho0 on the fluid cells
-// (phi's units).
+// (phi's units). The fields are 0 outside the window.
 void FlipSolver::surface_tension(const WorldState& s, float dt) {
   const int nx = g_.nx, ny = g_.ny;
-  const size_t cells = static_cast<size_t>(nx) * ny;
+  const CellWindow w = window_;
   auto at = [&](const std::vector<float>& f, int i, int j) {
     return f[g_.cell(std::clamp(i, 0, nx - 1), std::clamp(j, 0, ny - 1))];
   };
-  smooth_.resize(cells);
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
       float sum = 0.0f;
       for (int b = -1; b <= 1; ++b)
         for (int a = -1; a <= 1; ++a) sum += float((2 - std::abs(a)) * (2 - std::abs(b))) * at(fill_, i + a, j + b);
       smooth_[g_.cell(i, j)] = sum / 16.0f;
     }
-  normal_x_.assign(cells, 0.0f);
-  normal_y_.assign(cells, 0.0f);
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
       const float gx = at(smooth_, i + 1, j) - at(smooth_, i - 1, j);
       const float gy = at(smooth_, i, j + 1) - at(smooth_, i, j - 1);
       const float len = std::sqrt(gx * gx + gy * gy);
-      if (!(len > 1e-3f)) continue;
-      normal_x_[g_.cell(i, j)] = -gx / len;
-      normal_y_[g_.cell(i, j)] = -gy / len;
+      const bool defined = len > 1e-3f;
+      normal_x_[g_.cell(i, j)] = defined ? -gx / len : 0.0f;
+      normal_y_[g_.cell(i, j)] = defined ? -gy / len : 0.0f;
     }
-  held_.assign(cells, 0.0f);
   const float scale = s.params.surface_tension * dt / s.params.rest_density;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
+      float& held = held_[g_.cell(i, j)];
+      held = 0.0f;
       if (type_[g_.cell(i, j)] != kFluidCell) continue;
       const float div = (at(normal_x_, i + 1, j) - at(normal_x_, i - 1, j) + at(normal_y_, i, j + 1) -
                          at(normal_y_, i, j - 1)) / (2.0f * g_.dx);
-      held_[g_.cell(i, j)] = scale * std::clamp(div, -1.0f / g_.dx, 1.0f / g_.dx);
+      held = scale * std::clamp(div, -1.0f / g_.dx, 1.0f / g_.dx);
     }
 }
 
-float FlipSolver::sample(const std::vector<float>& f, int w, int h, float fx, float fy) const {
+// Bilinear samples of two fields on the same w x h faces at (fx, fy) in
+// face units, with one set of weights: *a from f, *b from g.
+inline void sample2(const float* f, const float* g, int w, int h, float fx, float fy, float* a, float* b) {
   fx = clamp_coordinate(fx, w);
   fy = clamp_coordinate(fy, h);
   const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
   const float tx = fx - float(i), ty = fy - float(j);
-  const float* r0 = f.data() + j * w + i;
-  const float* r1 = r0 + w;
-  return (1.0f - ty) * ((1.0f - tx) * r0[0] + tx * r0[1]) + ty * ((1.0f - tx) * r1[0] + tx * r1[1]);
+  const float w00 = (1.0f - tx) * (1.0f - ty), w10 = tx * (1.0f - ty), w01 = (1.0f - tx) * ty, w11 = tx * ty;
+  const int k = j * w + i;
+  *a = w00 * f[k] + w10 * f[k + 1] + w01 * f[k + w] + w11 * f[k + w + 1];
+  *b = w00 * g[k] + w10 * g[k + 1] + w01 * g[k + w] + w11 * g[k + w + 1];
 }
 
-glm::vec2 FlipSolver::velocity(const std::vector<float>& u, const std::vector<float>& v, glm::vec2 p) const {
+// The grid velocity and the step's change of it at p.
+inline void FlipSolver::velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change) const {
   const float fx = (p.x - g_.origin.x) / g_.dx, fy = (p.y - g_.origin.y) / g_.dx;
-  return {sample(u, g_.nx + 1, g_.ny, fx, fy - 0.5f), sample(v, g_.nx, g_.ny + 1, fx - 0.5f, fy)};
+  sample2(g_.u.data(), u_old_.data(), g_.nx + 1, g_.ny, fx, fy - 0.5f, &now->x, &change->x);
+  sample2(g_.v.data(), v_old_.data(), g_.nx, g_.ny + 1, fx - 0.5f, fy, &now->y, &change->y);
 }
 
+// The faces the projection left with fluid on a side are known; the rest
+// of the window's take the extrapolated flow.
+void FlipSolver::mark_known() {
+  const int nx = g_.nx, ny = g_.ny;
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j)
+    for (int i = fu.i0; i < fu.i1; ++i)
+      known_u_[g_.u_index(i, j)] = (i > 0 && type_[g_.cell(i - 1, j)] == kFluidCell) ||
+                                   (i < nx && type_[g_.cell(i, j)] == kFluidCell);
+  for (int j = fv.j0; j < fv.j1; ++j)
+    for (int i = fv.i0; i < fv.i1; ++i)
+      known_v_[g_.v_index(i, j)] = (j > 0 && type_[g_.cell(i, j - 1)] == kFluidCell) ||
+                                   (j < ny && type_[g_.cell(i, j)] == kFluidCell);
+  extrapolate(&g_.u, &known_u_, nx + 1, fu, layers_);
+  extrapolate(&g_.v, &known_v_, nx, fv, layers_);
+}
+
+// Grid to particles. The FLIP share is a rate in time: flip_ratio over
+// 1/120 s, so r = flip_ratio^(120 dt) for a step of dt, and the PIC share's
+// damping does not depend on how many steps a frame takes.
 void FlipSolver::grid_to_particles(WorldState& s, float dt) {
   Particles& p = s.particles;
-  const float r = s.params.flip_ratio;
-  // u_old_ becomes the change the step made on the grid.
-  for (size_t f = 0; f < u_old_.size(); ++f) u_old_[f] = g_.u[f] - u_old_[f];
-  for (size_t f = 0; f < v_old_.size(); ++f) v_old_[f] = g_.v[f] - v_old_[f];
-  float a2max = 0.0f;
-  s.loops.parallel(p.size(), [&](int begin, int end) {
+  const float r = std::pow(s.params.flip_ratio, 120.0f * dt);
+  // u_old_ becomes the change the step made on the window's faces.
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j)
+    for (int f = j * (g_.nx + 1) + fu.i0; f < j * (g_.nx + 1) + fu.i1; ++f) u_old_[f] = g_.u[f] - u_old_[f];
+  for (int j = fv.j0; j < fv.j1; ++j)
+    for (int f = j * g_.nx + fv.i0; f < j * g_.nx + fv.i1; ++f) v_old_[f] = g_.v[f] - v_old_[f];
+  const float inv_dt = 1.0f / dt;
+  const double a2max = s.loops.max_over(p.size(), [&](int begin, int end) {
+    float most = 0.0f;
     for (int k = begin; k < end; ++k) {
       const glm::vec2 x(p.x[k], p.y[k]);
-      const glm::vec2 pic = velocity(g_.u, g_.v, x);
-      const glm::vec2 flip = glm::vec2(p.vx[k], p.vy[k]) + velocity(u_old_, v_old_, x);
+      glm::vec2 pic, change, at_mid, unused;
+      velocity(x, &pic, &change);
+      const glm::vec2 flip = glm::vec2(p.vx[k], p.vy[k]) + change;
       const glm::vec2 v = r * flip + (1.0f - r) * pic;
-      p.ax[k] = (v.x - p.vx[k]) / dt;
-      p.ay[k] = (v.y - p.vy[k]) / dt;
+      p.ax[k] = (v.x - p.vx[k]) * inv_dt;
+      p.ay[k] = (v.y - p.vy[k]) * inv_dt;
+      most = std::max(most, p.ax[k] * p.ax[k] + p.ay[k] * p.ay[k]);
       p.vx[k] = v.x;
       p.vy[k] = v.y;
       // RK2 through the new grid velocity.
-      const glm::vec2 mid = x + 0.5f * dt * pic;
-      const glm::vec2 to = x + dt * velocity(g_.u, g_.v, mid);
+      velocity(x + 0.5f * dt * pic, &at_mid, &unused);
+      const glm::vec2 to = x + dt * at_mid;
       p.x_prev[k] = x.x;
       p.y_prev[k] = x.y;
       p.x[k] = to.x;
       p.y[k] = to.y;
     }
+    return static_cast<double>(most);
   });
-  for (int k = 0; k < p.size(); ++k) a2max = std::max(a2max, p.ax[k] * p.ax[k] + p.ay[k] * p.ay[k]);
-  s.max_accel = std::sqrt(a2max);
+  s.max_accel = std::sqrt(static_cast<float>(a2max));
 }
 
 void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st) {
@@ -320,12 +418,20 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   p.ax.resize(static_cast<size_t>(p.size()));
   p.ay.resize(static_cast<size_t>(p.size()));
   fit(s);
+  clear_window();
   particles_to_grid(s);
-  extrapolate(&g_.u, &known_u_, g_.nx + 1, g_.ny);
-  extrapolate(&g_.v, &known_v_, g_.nx, g_.ny + 1);
-  u_old_ = g_.u;
-  v_old_ = g_.v;
-  clock.lap(kStageDensity);
+  // Every face of a fluid cell has a particle's weight, so the projection,
+  // the viscous faces and the change FLIP reads at the particles need no
+  // extrapolation: only the flow the particles' paths cross beside the
+  // liquid does, after the projection (mark_known).
+  const int nx = g_.nx, ny = g_.ny;
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j)
+    std::copy(g_.u.begin() + j * (nx + 1) + fu.i0, g_.u.begin() + j * (nx + 1) + fu.i1,
+              u_old_.begin() + j * (nx + 1) + fu.i0);
+  for (int j = fv.j0; j < fv.j1; ++j)
+    std::copy(g_.v.begin() + j * nx + fv.i0, g_.v.begin() + j * nx + fv.i1, v_old_.begin() + j * nx + fv.i0);
+  clock.lap(kStageTransfer);
   // Viscosity before the forces: gravity's hydrostatic part is a gradient
   // that the projection removes whole, where a viscous step after it would
   // turn it into currents along the no-slip walls.
@@ -338,13 +444,12 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   // same projection.
   const float per_side = cell_ / s.spacing();
   const float rest = per_side * per_side;
-  const int nx = g_.nx, ny = g_.ny;
-  source_.assign(static_cast<size_t>(nx) * ny, 0.0f);
-  fill_.resize(count_.size());
-  for (size_t c = 0; c < count_.size(); ++c) fill_[c] = std::min(count_[c] / rest, 1.0f);
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
+  const CellWindow w = window_;
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
       const int c = g_.cell(i, j);
+      fill_[c] = std::min(count_[c] / rest, 1.0f);
+      source_[c] = 0.0f;
       if (type_[c] != kFluidCell) continue;
       // Below the surface (no air beside it) a cell is full at rest: one
       // emptier draws its neighbours in. Surface cells are partly full.
@@ -356,7 +461,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   const bool tension = P.surface_tension > 0.0f;
   if (tension) surface_tension(s, dt);
   project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_,
-          P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_})
+          P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w)
       .record(st);
   st.cells = nx * ny;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
@@ -367,22 +472,9 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
     p.density[k] = P.rest_density * count_[g_.cell(i, j)] / rest;
   }
   clock.lap(kStagePressure);
-  known_u_.assign(g_.u.size(), 0);
-  known_v_.assign(g_.v.size(), 0);
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i <= nx; ++i) {
-      const bool fluid = (i > 0 && type_[g_.cell(i - 1, j)] == kFluidCell) || (i < nx && type_[g_.cell(i, j)] == kFluidCell);
-      known_u_[g_.u_index(i, j)] = fluid;
-    }
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const bool fluid = (j > 0 && type_[g_.cell(i, j - 1)] == kFluidCell) || (j < ny && type_[g_.cell(i, j)] == kFluidCell);
-      known_v_[g_.v_index(i, j)] = fluid;
-    }
-  extrapolate(&g_.u, &known_u_, nx + 1, ny);
-  extrapolate(&g_.v, &known_v_, nx, ny + 1);
+  mark_known();
   grid_to_particles(s, dt);
-  clock.lap(kStageIntegrate);
+  clock.lap(kStageTransfer);
 }
 
 size_t FlipSolver::bytes() const {

@@ -1,7 +1,11 @@
 #include "mac_grid.h"
 
+#include "boundary.h"  // obstacle_distance
+
 #include <algorithm>
 #include <cmath>
+
+#include <glm/common.hpp>
 
 namespace tidepool {
 
@@ -9,15 +13,55 @@ float MacGrid::divergence(int i, int j) const {
   return (u[u_index(i + 1, j)] - u[u_index(i, j)] + v[v_index(i, j + 1)] - v[v_index(i, j)]) / dx;
 }
 
-int MacGrid::contain(float vmax) {
+int MacGrid::contain(float vmax, CellWindow window) {
+  const CellWindow w = all_or(window);
   int hits = 0;
-  for (std::vector<float>* f : {&u, &v})
-    for (float& x : *f)
-      if (!(std::fabs(x) <= vmax)) {
-        x = x > vmax ? vmax : x < -vmax ? -vmax : 0.0f;
-        ++hits;
-      }
+  auto hold = [&](float& x) {
+    if (!(std::fabs(x) <= vmax)) {
+      x = x > vmax ? vmax : x < -vmax ? -vmax : 0.0f;
+      ++hits;
+    }
+  };
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i <= w.i1; ++i) hold(u[u_index(i, j)]);
+  for (int j = w.j0; j <= w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) hold(v[v_index(i, j)]);
   return hits;
+}
+
+namespace {
+bool same_obstacles(const std::vector<Obstacle>& a, const std::vector<Obstacle>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (a[k].kind != b[k].kind || a[k].a != b[k].a || a[k].b != b[k].b || a[k].radius != b[k].radius) return false;
+  return true;
+}
+}  // namespace
+
+const std::vector<uint8_t>& SolidMask::update(const MacGrid& g, const std::vector<Obstacle>& obstacles) {
+  if (g.nx == nx_ && g.ny == ny_ && g.dx == dx_ && g.origin == origin_ && same_obstacles(obstacles, obstacles_))
+    return mask_;
+  nx_ = g.nx;
+  ny_ = g.ny;
+  dx_ = g.dx;
+  origin_ = g.origin;
+  obstacles_ = obstacles;
+  mask_.assign(static_cast<size_t>(g.nx) * g.ny, 0);
+  for (const Obstacle& o : obstacles) {
+    // Only the cells within the obstacle's bounding box can lie inside it.
+    const glm::vec2 lo = glm::min(o.a, o.kind == Obstacle::Kind::Capsule ? o.b : o.a) - o.radius;
+    const glm::vec2 hi = glm::max(o.a, o.kind == Obstacle::Kind::Capsule ? o.b : o.a) + o.radius;
+    const int i0 = std::max(0, static_cast<int>(std::floor((lo.x - g.origin.x) / g.dx)));
+    const int j0 = std::max(0, static_cast<int>(std::floor((lo.y - g.origin.y) / g.dx)));
+    const int i1 = std::min(g.nx - 1, static_cast<int>(std::floor((hi.x - g.origin.x) / g.dx)));
+    const int j1 = std::min(g.ny - 1, static_cast<int>(std::floor((hi.y - g.origin.y) / g.dx)));
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        glm::vec2 normal;
+        if (obstacle_distance(o, g.centre(i, j), &normal) < 0.0f) mask_[g.cell(i, j)] = 1;
+      }
+  }
+  return mask_;
 }
 
 // Between fluid cell f and air cell a the surface lies theta cells from
@@ -47,16 +91,18 @@ float surface_fraction(const std::vector<float>& fill, int fluid, int air) {
 // phi across it, over theta where a fill places the surface.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
-                         const std::vector<float>* source, float max_speed, const FreeSurface& surface) {
+                         const std::vector<float>* source, float max_speed, const FreeSurface& surface,
+                         CellWindow window) {
   MacGrid& g = *grid;
-  const int contained = g.contain(max_speed);
+  const CellWindow w = g.all_or(window);
+  const int contained = g.contain(max_speed, w);
   const int nx = g.nx, ny = g.ny;
   const size_t cells = static_cast<size_t>(nx) * ny;
   rhs->resize(cells);
   phi->resize(cells, 0.0f);
   auto excess = [&](int i, int j) { return g.divergence(i, j) - (source ? (*source)[g.cell(i, j)] : 0.0f); };
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i)
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i)
       (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
   // 1 / theta of the face between cells a and b: 1 unless one is fluid and
   // the other air, with fills.
@@ -71,23 +117,24 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   auto held = [&](int c) { return surface.value ? (*surface.value)[c] : 0.0f; };
   if (fill) {
     std::vector<float>& extra = *surface.scratch;
-    extra.assign(cells, 0.0f);
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
+    extra.resize(cells);
+    for (int j = w.j0; j < w.j1; ++j)
+      for (int i = w.i0; i < w.i1; ++i) {
         const int c = g.cell(i, j);
+        extra[c] = 0.0f;
         if (type[c] != kFluidCell) continue;
         // Each air neighbour's term (phi_c - held) / theta: 1 / theta on
         // the diagonal, held / theta to the right-hand side.
         const int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < nx ? c + 1 : -1, j > 0 ? c - nx : -1, j + 1 < ny ? c + nx : -1};
         for (int n : nb) {
           if (n < 0 || type[n] != kAirCell) continue;
-          const float w = inverse_theta(c, n);
-          extra[c] += w - 1.0f;
-          (*rhs)[c] += w * held(c);
+          const float t = inverse_theta(c, n);
+          extra[c] += t - 1.0f;
+          (*rhs)[c] += t * held(c);
         }
       }
   }
-  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr);
+  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr, w);
   const PoissonResult res = solver->solve(*rhs, phi, tolerance, max_iterations, loops);
   auto moves = [&](int a, int b) {
     return type[a] != kSolidCell && type[b] != kSolidCell && (type[a] == kFluidCell || type[b] == kFluidCell);
@@ -99,104 +146,119 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
     const float pa = type[a] == kAirCell ? held(b) : p[a], pb = type[b] == kAirCell ? held(a) : p[b];
     return (pb - pa) * inverse_theta(a, b);
   };
-  for (int j = 0; j < ny; ++j)
-    for (int i = 1; i < nx; ++i) {
+  // The faces between two of the window's cells (the walls' are closed).
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0 + 1; i < w.i1; ++i) {
       const int a = g.cell(i - 1, j), b = g.cell(i, j);
       if (moves(a, b)) g.u[g.u_index(i, j)] -= jump(a, b) / g.dx;
     }
-  for (int j = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
+  for (int j = w.j0 + 1; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
       const int a = g.cell(i, j - 1), b = g.cell(i, j);
       if (moves(a, b)) g.v[g.v_index(i, j)] -= jump(a, b) / g.dx;
     }
   ProjectionResult out;
-  out.contained = contained + g.contain(max_speed);
+  out.contained = contained + g.contain(max_speed, w);
   out.iterations = res.iterations;
   out.residual = res.residual;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i)
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i)
       if (type[g.cell(i, j)] == kFluidCell) out.max_divergence = std::max(out.max_divergence, std::fabs(excess(i, j)));
   return out;
 }
 
-// (I - nu dt lap) f = f* for one velocity component on its faces (w x h of
-// them), by conjugate gradients with a Jacobi preconditioner: the matrix is
-// symmetric, positive definite and diagonally dominant, so a few
-// iterations reach the tolerance. free (w x h) says which faces are unknowns;
-// the others are fixed (0: the walls' normal flow, the solids' faces). A
-// neighbour beyond the box's side is the no-slip ghost 2 wall - f, so the
-// face's equation gains a on its diagonal and 2 a wall on its right side.
-void implicit_viscosity(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
-                        float a, std::vector<float>* work) {
+// The equations, per free face k of the rectangle: (1 + 4a + a g_k) f_k -
+// a sum of its free neighbours = f*_k + 2 a sum of its ghosts' walls, g_k
+// the number of its sides beyond the grid's edge. The explicit step is the
+// same operator applied forward: f_k += a (sum of free neighbours - (4 +
+// g_k) f_k + 2 sum of walls).
+void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
+                   float a, FaceRect rect, std::vector<float>* work) {
   const size_t n = field->size();
-  work->assign(6 * n, 0.0f);
+  std::vector<float>& x = *field;
+  const uint8_t* const on = free.data();
+  // Visits every free face of the rectangle with its index and grid position.
+  auto each = [&](auto&& f) {
+    for (int j = rect.j0; j < rect.j1; ++j)
+      for (int i = rect.i0; i < rect.i1; ++i) {
+        const int k = j * w + i;
+        if (on[k]) f(k, i, j);
+      }
+  };
+  // Sum of the free neighbours of face k in the rectangle (the others are
+  // fixed and hold 0).
+  auto neighbours = [&](const float* in, int k, int i, int j) {
+    float sum = 0.0f;
+    if (i > rect.i0 && on[k - 1]) sum += in[k - 1];
+    if (i + 1 < rect.i1 && on[k + 1]) sum += in[k + 1];
+    if (j > rect.j0 && on[k - w]) sum += in[k - w];
+    if (j + 1 < rect.j1 && on[k + w]) sum += in[k + w];
+    return sum;
+  };
+  // Face k's ghosts: their count and the sum of their walls' velocities.
+  auto ghosts = [&](int i, int j, float* walls) {
+    const bool out[4] = {i == 0, i == w - 1, j == 0, j == h - 1};
+    int count = 0;
+    *walls = 0.0f;
+    for (int s = 0; s < 4; ++s)
+      if (out[s]) ++count, *walls += wall[s];
+    return count;
+  };
+  work->resize(6 * n);
   float* b = work->data();
+  if (a <= kExplicitViscosityLimit) {
+    each([&](int k, int, int) { b[k] = x[k]; });
+    each([&](int k, int i, int j) {
+      float walls;
+      const int g = ghosts(i, j, &walls);
+      x[k] = b[k] + a * (neighbours(b, k, i, j) - float(4 + g) * b[k] + 2.0f * walls);
+    });
+    return;
+  }
   float* r = b + n;
   float* z = r + n;
   float* d = z + n;
   float* q = d + n;
   float* diag = q + n;
-  std::vector<float>& x = *field;
-  const uint8_t* const on = free.data();
-  // The diagonal (1 + 4a, and a more per ghost) and b (the ghosts' 2 a wall).
-  for (int j = 0; j < h; ++j)
-    for (int i = 0; i < w; ++i) {
-      const int k = j * w + i;
-      if (!on[k]) continue;
-      b[k] = x[k];
-      diag[k] = 1.0f + 4.0f * a;
-      const bool out[4] = {i == 0, i == w - 1, j == 0, j == h - 1};
-      for (int s = 0; s < 4; ++s)
-        if (out[s]) {
-          diag[k] += a;
-          b[k] += 2.0f * a * wall[s];
-        }
-    }
-  // y = A in on the free faces: fixed neighbours hold 0, ghosts are in diag.
+  each([&](int k, int i, int j) {
+    float walls;
+    const int g = ghosts(i, j, &walls);
+    b[k] = x[k] + 2.0f * a * walls;
+    diag[k] = 1.0f + float(4 + g) * a;
+    d[k] = 0.0f;
+  });
+  // y = A in on the free faces.
   auto apply = [&](const float* in, float* y) {
-    for (int j = 0; j < h; ++j)
-      for (int i = 0; i < w; ++i) {
-        const int k = j * w + i;
-        if (!on[k]) continue;
-        float sum = 0.0f;
-        if (i > 0 && on[k - 1]) sum += in[k - 1];
-        if (i + 1 < w && on[k + 1]) sum += in[k + 1];
-        if (j > 0 && on[k - w]) sum += in[k - w];
-        if (j + 1 < h && on[k + w]) sum += in[k + w];
-        y[k] = diag[k] * in[k] - a * sum;
-      }
+    each([&](int k, int i, int j) { y[k] = diag[k] * in[k] - a * neighbours(in, k, i, j); });
   };
   apply(x.data(), q);
   double b2 = 0.0, rz = 0.0;
-  for (size_t k = 0; k < n; ++k) {
-    if (!on[k]) continue;
+  each([&](int k, int, int) {
     r[k] = b[k] - q[k];
     z[k] = r[k] / diag[k];
     d[k] = z[k];
     b2 += static_cast<double>(b[k]) * b[k];
     rz += static_cast<double>(r[k]) * z[k];
-  }
+  });
   const double tolerance2 = 1e-10 * b2;  // 1e-5 of |b|
   for (int it = 0; it < 100; ++it) {
     apply(d, q);
     double dq = 0.0;
-    for (size_t k = 0; k < n; ++k)
-      if (on[k]) dq += static_cast<double>(d[k]) * q[k];
+    each([&](int k, int, int) { dq += static_cast<double>(d[k]) * q[k]; });
     if (!(dq > 0.0)) break;
     const float alpha = static_cast<float>(rz / dq);
     double r2 = 0.0, rz_next = 0.0;
-    for (size_t k = 0; k < n; ++k) {
-      if (!on[k]) continue;
+    each([&](int k, int, int) {
       x[k] += alpha * d[k];
       r[k] -= alpha * q[k];
       z[k] = r[k] / diag[k];
       r2 += static_cast<double>(r[k]) * r[k];
       rz_next += static_cast<double>(r[k]) * z[k];
-    }
+    });
     if (r2 <= tolerance2) break;
     const float beta = static_cast<float>(rz_next / rz);
     rz = rz_next;
-    for (size_t k = 0; k < n; ++k) d[k] = z[k] + beta * d[k];
+    each([&](int k, int, int) { d[k] = z[k] + beta * d[k]; });
   }
 }
 

@@ -35,9 +35,12 @@ struct MacGrid {
   // (u_right - u_left + v_top - v_bottom) / dx at cell (i, j).
   float divergence(int i, int j) const;
   // The grid solvers' safety net, as contain() is the particles': every
-  // face velocity becomes finite and at most vmax in size (a NaN becomes
-  // 0). Returns how many faces needed it.
-  int contain(float vmax);
+  // face velocity of the window's faces (the whole grid's if it is empty)
+  // becomes finite and at most vmax in size (a NaN becomes 0). Returns how
+  // many faces needed it.
+  int contain(float vmax, CellWindow window = {});
+  // The window itself, or the whole grid for an empty one.
+  CellWindow all_or(CellWindow w) const { return w.empty() ? CellWindow{0, 0, nx, ny} : w; }
 
   void resize(int cells_x, int cells_y, float cell_size, glm::vec2 at) {
     nx = cells_x;
@@ -84,6 +87,22 @@ struct FreeSurface {
   std::vector<float>* scratch = nullptr;
 };
 
+// Which cells of a grid lie inside an obstacle (their centre does), kept
+// between steps: the test costs every cell times every obstacle, so the
+// mask is rebuilt only when the grid or the obstacles change.
+class SolidMask {
+ public:
+  // 1 for a solid cell, per cell of g.
+  const std::vector<uint8_t>& update(const MacGrid& g, const std::vector<Obstacle>& obstacles);
+
+ private:
+  std::vector<uint8_t> mask_;
+  std::vector<Obstacle> obstacles_;
+  int nx_ = -1, ny_ = -1;
+  float dx_ = 0.0f;
+  glm::vec2 origin_{0.0f};
+};
+
 // Makes the grid's velocity divergence-free on its fluid cells (mac_grid.cpp):
 // the pressure projection every grid solver shares. type: a CellType per
 // cell; the solids' faces are the caller's to close. phi: the potential
@@ -93,20 +112,34 @@ struct FreeSurface {
 // max_speed: the faces are held to it (MacGrid::contain) before and after
 // the solve, so that a storm of pointer forces cannot overflow the Poisson
 // solve or the next step's advection traces. surface (optional): a
-// liquid's, placed by the ghost fluid method.
+// liquid's, placed by the ghost fluid method. window (optional): the cells
+// the work covers, all of the fluid and a band of at least one non-fluid
+// cell around it where it does not reach the grid's edge; the rest of the
+// grid is left as it is.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
                          const std::vector<float>* source = nullptr,
                          float max_speed = std::numeric_limits<float>::infinity(),
-                         const FreeSurface& surface = {});
+                         const FreeSurface& surface = {}, CellWindow window = {});
 
 
-// (I - a lap) f = f* for one velocity component on its w x h faces, in
-// place (mac_grid.cpp): implicit viscosity with a = nu dt / dx^2. free: the
-// faces that are unknowns (the others hold their values); wall: the no-slip
-// walls' velocity along this component, by side (left, right, bottom, top),
-// for the ghosts beyond the grid's edge. work: scratch.
-void implicit_viscosity(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
-                        float a, std::vector<float>* work);
+// Viscosity for one velocity component on its w x h faces, in place
+// (mac_grid.cpp): (I - a lap) f = f* with a = nu dt / dx^2, over the faces
+// of the rectangle [i0, i1) x [j0, j1) (the rest are left as they are).
+// free: the faces that are unknowns (the others, and every face outside the
+// rectangle, are fixed: the walls' normal flow, the solids' faces, the air
+// beyond a liquid; they count as 0); wall: the no-slip walls' velocity
+// along this component, by side (left, right, bottom, top), for the ghosts
+// 2 wall - f beyond the grid's edge. work: scratch.
+// Where a <= kExplicitViscosityLimit one explicit step f += a lap f does it
+// (stable for a <= 1/4: the 5-point Laplacian's largest eigenvalue is 8),
+// else backward Euler by conjugate gradients with a Jacobi preconditioner,
+// unconditionally stable.
+struct FaceRect {
+  int i0, j0, i1, j1;
+};
+constexpr float kExplicitViscosityLimit = 0.2f;
+void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
+                   float a, FaceRect rect, std::vector<float>* work);
 
 }  // namespace tidepool

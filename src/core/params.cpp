@@ -112,7 +112,7 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::restitution>("restitution", "normal velocity kept (reversed) at walls and obstacles", T::Real, 0.0f, 1.0f),
       entry<&Params::friction>("friction", "tangential velocity removed at walls and obstacles", T::Real, 0.0f, 1.0f),
       entry<&Params::wall_viscosity>("wall_viscosity", "viscosity between fluid and walls/obstacles (no-slip) [kg/s]", T::Real, 0.0f, 1e4f),
-      entry<&Params::dt>("dt", "time step, fixed or the adaptive maximum [s]", T::Real, 1e-6f, 0.1f),
+      entry<&Params::dt>("dt", "time step, fixed or the adaptive maximum (FLIP takes its own) [s]", T::Real, 1e-6f, 0.1f),
       entry<&Params::adaptive_dt>("adaptive_dt", "adapt dt by CFL and force bound (0/1)", T::Bool, 0, 1),
       entry<&Params::cfl>("cfl", "CFL factor lambda in dt <= lambda h / v_max", T::Real, 0.01f, 1.0f),
       entry<&Params::max_substeps>("max_substeps", "most substeps per frame (simulation slows beyond)", T::Integer, 1, 1000),
@@ -127,7 +127,7 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::dye_rate>("dye_rate", "grid solvers: dye a pointer or emitter adds per second", T::Real, 0.0f, 100.0f),
       entry<&Params::pressure_tolerance>("pressure_tolerance", "grid solvers: projection residual relative to the divergence", T::Real, 1e-7f, 0.1f),
       entry<&Params::pressure_iterations>("pressure_iterations", "grid solvers: cap on the projection's iterations", T::Integer, 1, 1000),
-      entry<&Params::flip_ratio>("flip_ratio", "flip: FLIP's share of the velocity update, the rest PIC (Zhu & Bridson 2005)", T::Real, 0.0f, 1.0f),
+      entry<&Params::flip_ratio>("flip_ratio", "flip: FLIP's share of the velocity update over 1/120 s, the rest PIC (Zhu & Bridson 2005)", T::Real, 0.0f, 1.0f),
       entry<&Params::flip_cell>("flip_cell", "flip: grid cell size in particle spacings", T::Real, 1.0f, 4.0f),
       entry<&Params::volume_correction>("volume_correction", "flip: share of a cell's excess density spread per step", T::Real, 0.0f, 1.0f),
   };

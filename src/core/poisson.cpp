@@ -48,13 +48,31 @@ Links links_of(int i, int j, int cnx, int cny, const std::vector<uint8_t>& coars
 
 }  // namespace
 
-void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface) {
-  const bool same = !levels_.empty() && levels_[0].nx == nx && levels_[0].ny == ny && levels_[0].type == types;
-  if (!same) build_levels(nx, ny, types);
+namespace {
+// The window's entries of a grid-sized array, row by row, into a compact one.
+template <class T>
+void gather_window(const std::vector<T>& grid, int grid_nx, CellWindow w, std::vector<T>* out) {
+  out->resize(w.cells());
+  for (int j = w.j0; j < w.j1; ++j)
+    std::copy(grid.begin() + j * grid_nx + w.i0, grid.begin() + j * grid_nx + w.i1,
+              out->begin() + (j - w.j0) * w.nx());
+}
+}  // namespace
+
+void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface,
+                              CellWindow window) {
+  window_ = window.empty() ? CellWindow{0, 0, nx, ny} : window;
+  grid_nx_ = nx;
+  grid_ny_ = ny;
+  gather_window(types, nx, window_, &window_types_);
+  const int wx = window_.nx(), wy = window_.ny();
+  const bool same = !levels_.empty() && levels_[0].nx == wx && levels_[0].ny == wy && levels_[0].type == window_types_;
+  if (!same) build_levels(wx, wy, window_types_);
   if (!surface && !surface_) return;
+  if (surface) gather_window(*surface, nx, window_, &window_surface_);
   Level& fine = levels_[0];
   for (size_t c = 0; c < fine.diag.size(); ++c) {
-    const float d = open_[c] + (surface && fine.type[c] == kFluidCell ? std::max((*surface)[c], 0.0f) : 0.0f);
+    const float d = open_[c] + (surface && fine.type[c] == kFluidCell ? std::max(window_surface_[c], 0.0f) : 0.0f);
     fine.diag[c] = d;
     fine.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
   }
@@ -205,8 +223,12 @@ void PoissonSolver::v_cycle(int level, const Loops& loops) {
   apply(l, l.x.data(), r, loops);
   const size_t n = static_cast<size_t>(l.nx) * l.ny;
   std::fill(c.b.begin(), c.b.end(), 0.0f);
+  // Only fluid cells carry a residual (their unused links have weight 0):
+  // skipping the rest also keeps their zero adds off one coarse cell,
+  // where each would wait for the last.
   for (size_t f = 0; f < n; ++f) {
-    const float res = l.type[f] == kFluidCell ? l.b[f] - r[f] : 0.0f;
+    if (l.type[f] != kFluidCell) continue;
+    const float res = l.b[f] - r[f];
     for (int m = 0; m < 4; ++m) c.b[l.link_cell[4 * f + m]] += l.link_weight[4 * f + m] * res;
   }
   v_cycle(level + 1, loops);
@@ -231,13 +253,26 @@ void PoissonSolver::precondition(const std::vector<float>& r, std::vector<float>
   remove_mean(z);
 }
 
-PoissonResult PoissonSolver::solve(const std::vector<float>& b_in, std::vector<float>* p, float tolerance,
+PoissonResult PoissonSolver::solve(const std::vector<float>& b, std::vector<float>* p, float tolerance,
                                    int max_iterations, const Loops& loops) {
+  gather_window(b, grid_nx_, window_, &b_);
+  gather_window(*p, grid_nx_, window_, &p_);
+  const PoissonResult result = solve_window(&p_, tolerance, max_iterations, loops);
+  for (int j = window_.j0; j < window_.j1; ++j)
+    std::copy(p_.begin() + (j - window_.j0) * window_.nx(), p_.begin() + (j - window_.j0 + 1) * window_.nx(),
+              p->begin() + j * grid_nx_ + window_.i0);
+  return result;
+}
+
+// The solve on the window's vectors: b_ (its mean removed here where A is
+// singular) and p.
+PoissonResult PoissonSolver::solve_window(std::vector<float>* p, float tolerance, int max_iterations,
+                                          const Loops& loops) {
   PoissonResult result;
   const Level& top = levels_[0];
   const int n = top.nx * top.ny;
   std::vector<float>& r = r_;
-  std::vector<float> b = b_in;  // its mean removed where A is singular
+  std::vector<float>& b = b_;
   for (int c = 0; c < n; ++c)
     if (top.type[c] != kFluidCell) b[c] = 0.0f, (*p)[c] = 0.0f;
   remove_mean(&b);

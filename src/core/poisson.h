@@ -30,6 +30,18 @@ namespace tidepool {
 
 enum CellType : uint8_t { kFluidCell = 0, kSolidCell = 1, kAirCell = 2 };
 
+// A rectangle of cells, [i0, i1) x [j0, j1): where a liquid's grid work
+// runs (its cells and a band around them). Its u faces are [i0, i1] x
+// [j0, j1), its v faces [i0, i1) x [j0, j1]. Empty (the default) means the
+// whole grid.
+struct CellWindow {
+  int i0 = 0, j0 = 0, i1 = 0, j1 = 0;
+  int nx() const { return i1 - i0; }
+  int ny() const { return j1 - j0; }
+  bool empty() const { return i1 <= i0 || j1 <= j0; }
+  size_t cells() const { return empty() ? 0 : static_cast<size_t>(nx()) * ny(); }
+};
+
 struct PoissonResult {
   int iterations = 0;
   float residual = 0.0f;  // final max |b - A p| over max |b| (0 for b = 0)
@@ -40,22 +52,20 @@ class PoissonSolver {
   // Sets the cells (nx * ny types, row-major from the bottom row) and
   // builds the coarser levels; cheap when the types did not change.
   // surface (optional, nx * ny): the ghost fluid's extra diagonal above.
-  void set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface = nullptr);
+  // window (optional): the equations are those of its cells alone, its
+  // edges walls; the caller keeps every fluid cell at least a cell inside
+  // it (or at the grid's edge), so the equations are the grid's.
+  void set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface = nullptr,
+                 CellWindow window = {});
 
   // Solves A p = b on the fluid cells, starting from p (a warm start),
   // until the residual is below `tolerance` relative to b or after
-  // max_iterations. b and p have nx * ny entries; non-fluid entries of p
-  // are set to 0. Where no air cell bounds the fluid (a closed box) A is
-  // singular: b's mean is removed first, and p's mean is 0.
+  // max_iterations. b and p have nx * ny entries (the grid's); the
+  // window's non-fluid entries of p are set to 0, those outside it left.
+  // Where no air cell bounds the fluid (a closed box) A is singular: b's
+  // mean is removed first, and p's mean is 0.
   PoissonResult solve(const std::vector<float>& b, std::vector<float>* p, float tolerance, int max_iterations,
                       const Loops& loops);
-
-  int nx() const { return levels_.empty() ? 0 : levels_[0].nx; }
-  int ny() const { return levels_.empty() ? 0 : levels_[0].ny; }
-
-  // r = b - A p over the fluid cells (0 elsewhere); returns max |r|.
-  float residual(const std::vector<float>& b, const std::vector<float>& p, std::vector<float>* r,
-                 const Loops& loops);
 
  private:
   // A level's operator as coefficients, so that its loops have no
@@ -82,6 +92,11 @@ class PoissonSolver {
   void v_cycle(int level, const Loops& loops);
   void precondition(const std::vector<float>& r, std::vector<float>* z, const Loops& loops);
   void remove_mean(std::vector<float>* v) const;
+  // r = b - A p over the fluid cells (0 elsewhere), on the window's
+  // vectors; returns max |r|.
+  float residual(const std::vector<float>& b, const std::vector<float>& p, std::vector<float>* r,
+                 const Loops& loops);
+  PoissonResult solve_window(std::vector<float>* p, float tolerance, int max_iterations, const Loops& loops);
 
   std::vector<Level> levels_;
   std::vector<float> open_;  // the finest level's diagonal without a surface: its open neighbours
@@ -89,6 +104,10 @@ class PoissonSolver {
   bool singular_ = false;  // no air cell: the constant lies in A's null space
   int fluid_ = 0;
   std::vector<float> r_, z_, d_, q_;  // CG's vectors (d_ padded as a level's x)
+  CellWindow window_;                 // of the grid, nx_ x ny_ cells
+  int grid_nx_ = 0, grid_ny_ = 0;
+  std::vector<uint8_t> window_types_;
+  std::vector<float> window_surface_, b_, p_;  // the window's b and p
 };
 
 }  // namespace tidepool

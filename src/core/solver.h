@@ -62,13 +62,18 @@ class FluidSolver {
   // The kernel of its density sums, for the walls' density map.
   virtual DensityKernel density_kernel() const = 0;
   // Its own bound on the time step, for the largest speed vmax: beyond the
-  // particle bounds (World::stable_dt) where sph_bounds(), else the only one.
+  // particle bounds and params.dt (World::stable_dt) where sph_bounds(),
+  // else the only one (a frame's remainder bounds it too).
   virtual float dt_limit(const Params& params, float vmax) const;
   // Whether the SPH bounds on the step apply (the CFL condition in h, the
   // force bound, explicit viscosity's): they keep explicit particle forces
   // stable, so a solver whose pressure and viscosity are implicit on a grid
   // has none of them.
   virtual bool sph_bounds() const { return moves_particles(); }
+  // Whether its step reads the neighbour sort (s.search, and the order it
+  // leaves the particles in): the SPH solvers' sums do; a particle-in-cell
+  // solver finds each particle's cell itself.
+  virtual bool sorts_particles() const { return sph_bounds(); }
   // Mean neighbours within h per particle, self excluded, from its last
   // density pass (0 before the first).
   virtual float mean_neighbours(int particles) const = 0;

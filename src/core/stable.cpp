@@ -204,16 +204,10 @@ void StableFluids::fit(const WorldState& s) {
     else if (s.particles.size() > 0) take_up(s.particles);
   }
   lid_ = P.lid_speed;
-  for (int j = 0; j < g_.ny; ++j)
-    for (int i = 0; i < g_.nx; ++i) {
-      const glm::vec2 c = g_.centre(i, j);
-      bool inside = false;
-      glm::vec2 n;
-      for (const Obstacle& o : s.obstacles) inside = inside || obstacle_distance(o, c, &n) < 0.0f;
-      type_[g_.cell(i, j)] = inside ? kSolidCell : kFluidCell;
-    }
+  const std::vector<uint8_t>& inside = solids_.update(g_, s.obstacles);
   for (size_t c = 0; c < type_.size(); ++c) {
-    solid_[c] = type_[c] == kSolidCell;
+    solid_[c] = inside[c];
+    type_[c] = inside[c] ? kSolidCell : kFluidCell;
     if (solid_[c])
       for (auto& d : dye_) d[c] = 0.0f;
   }

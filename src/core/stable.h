@@ -2,8 +2,9 @@
 // over the tank, no particles. One step, in Stam's stages:
 //   integrate    self-advection of the velocity: a semi-Lagrangian
 //                backtrace (Stam 1999) or MacCormack (Selle et al. 2008)
-//   forces       implicit viscosity, (I - nu dt lap) u = u*: unconditionally
-//                stable, solved by conjugate gradients; then pointers,
+//   forces       viscosity, (I - nu dt lap) u = u* (mac_grid.h's
+//                diffuse_faces: one explicit step where that is stable,
+//                else by conjugate gradients); then pointers,
 //                emitters, sinks, buoyancy and vorticity confinement
 //                (Fedkiw, Stam & Jensen 2001) add velocity and dye
 //   pressure     projection onto a divergence-free field (the Helmholtz-Hodge
@@ -18,6 +19,7 @@
 // lies inside one: their faces carry no flow.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -43,9 +45,9 @@ class StableFluids final : public SolverBase<StableFluids> {
   Carried carried() override { return {}; }
   DensityKernel density_kernel() const override { return DensityKernel::Cubic; }
   // The flow crosses at most grid_cfl cells a step: the backtrace stays
-  // accurate; stability needs no bound (Stam 1999).
+  // accurate; stability needs no bound (Stam 1999). Never longer than dt.
   float dt_limit(const Params& P, float) const override {
-    return max_speed_ > 0.0f ? P.grid_cfl * g_.dx / max_speed_ : P.dt;
+    return max_speed_ > 0.0f ? std::min(P.dt, P.grid_cfl * g_.dx / max_speed_) : P.dt;
   }
   float mean_neighbours(int) const override { return 0.0f; }
   size_t bytes() const override;
@@ -99,6 +101,7 @@ class StableFluids final : public SolverBase<StableFluids> {
   std::vector<uint8_t> solid_;
   std::vector<uint8_t> free_;          // the viscosity solve's unknown faces
   PoissonSolver poisson_;
+  SolidMask solids_;
   mutable FieldView view_;  // its pointers set by field(): a copy's point at the copy
   float max_speed_ = 0.0f;
 };

@@ -213,11 +213,11 @@ void StableFluids::diffuse(const WorldState& s, float dt) {
   // the lid beyond its ends, v only the side walls.
   const float u_walls[4] = {0.0f, 0.0f, 0.0f, lid_};
   const float v_walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  implicit_viscosity(&g_.u, nx + 1, ny, free_, u_walls, a, &scratch_);
+  diffuse_faces(&g_.u, nx + 1, ny, free_, u_walls, a, {0, 0, nx + 1, ny}, &scratch_);
   free_.resize(g_.v.size());
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = open_v(i, j);
-  implicit_viscosity(&g_.v, nx, ny + 1, free_, v_walls, a, &scratch_);
+  diffuse_faces(&g_.v, nx, ny + 1, free_, v_walls, a, {0, 0, nx, ny + 1}, &scratch_);
 }
 
 // --- Projection ---------------------------------------------------------------

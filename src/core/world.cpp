@@ -24,8 +24,8 @@
 namespace tidepool {
 
 const char* stage_name(int stage) {
-  static const char* names[kStageCount] = {"neighbours", "density",   "forces",
-                                           "pressure",   "integrate", "boundaries"};
+  static const char* names[kStageCount] = {"neighbours", "density",    "forces",  "pressure",
+                                           "integrate",  "boundaries", "transfer"};
   return stage >= 0 && stage < kStageCount ? names[stage] : "?";
 }
 
@@ -295,9 +295,11 @@ void substep(WorldState& s, float dt, const Clock& clock, FrameStats& st) {
   if (!s.solver->moves_particles()) {
     s.solver->step(s, dt, stages, st);
   } else if (s.particles.size() > 0) {
-    s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.obstacles.empty(), s.loops,
-                  &s.near_wall);
-    stages.lap(kStageNeighbours);
+    if (s.solver->sorts_particles()) {
+      s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.obstacles.empty(), s.loops,
+                    &s.near_wall);
+      stages.lap(kStageNeighbours);
+    }
     s.solver->step(s, dt, stages, st);
     collide(s);
   }
@@ -326,7 +328,7 @@ float World::stable_dt() const {
   });
   const float vmax = std::sqrt(static_cast<float>(v2max));
   float dt = P.dt;
-  if (!s.solver->sph_bounds()) return std::max(std::min(dt, s.solver->dt_limit(P, vmax)), 1e-6f);
+  if (!s.solver->sph_bounds()) return std::max(s.solver->dt_limit(P, vmax), 1e-6f);
   // CFL (seed 002): no particle moves more than lambda h in one step.
   if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
   // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max).

@@ -21,6 +21,7 @@ enum Stage : int {
   kStagePressure,        // pressure force or DFSPH density/divergence solves
   kStageIntegrate,       // velocities and positions
   kStageBoundaries,      // container, obstacles, emitters, sinks, safety net
+  kStageTransfer,        // particles to grid and back (FLIP's P2G and G2P)
   kStageCount
 };
 const char* stage_name(int stage);
