@@ -43,13 +43,17 @@ const TARGETS = [
     goalText: '≥ 10 M particle-steps/s natively, ≥ 5 M in wasm, at every size',
   },
   { key: 'spread', name: 'Cost per particle-step flat over the sizes', goal: 1.5, goalText: 'slowest size ≤ 1.5 × the fastest' },
-  { key: 'bytes', name: 'Memory per particle at the peak', goal: 128, goalText: '≤ 128 bytes, every size and the capacity run\'s peak' },
-  { key: 'threads', name: 'Two threads over one', goal: 1.8, goalText: '≥ 1.8 × one thread\'s speed, at every size' },
   {
-    key: 'capacity',
-    name: '60-fps capacity in one wasm thread',
-    goal: 22000,
-    goalText: '≥ 22 000 particles (DFSPH) at 60 frames a second',
+    key: 'flip-capacity',
+    name: 'FLIP\'s 60-fps capacity in one wasm thread',
+    goal: 36000,
+    goalText: '≥ 36 000 particles at 60 frames a second (twice Ten Minute Physics 18\'s FLIP in node)',
+  },
+  {
+    key: 'flip-tank',
+    name: 'FLIP\'s cost follows the liquid',
+    goal: 1.3,
+    goalText: 'the same water in a tank of 4× the area: the step ≤ 1.3 × as costly',
   },
 ];
 
@@ -232,50 +236,28 @@ function targetRows(runs) {
         });
         results.push(`${r.info.build} (${thousands(Math.min(...sizes))}–${thousands(Math.max(...sizes))}): ${parts.join(', ')} (${src(r)})`);
       }
-    } else if (t.key === 'bytes') {
-      for (const r of one) {
-        const parts = [];
-        for (const solver of ['muller2003', 'dfsph']) {
-          const v = r.rows.filter((x) => x.solver === solver).map((x) => x.bytes_per_particle);
-          const peak = r.summary && r.summary.capacity_peak_bytes_per_particle &&
-            r.summary.capacity_peak_bytes_per_particle[solver];
-          if (peak) v.push(peak);
-          if (!v.length) continue;
-          total += 1;
-          met += Math.max(...v) <= t.goal ? 1 : 0;
-          parts.push(`${solver} ${range(v, (x) => fixed(x, 0))}${mark(Math.max(...v) <= t.goal)}`);
-        }
-        if (parts.length) results.push(`${r.info.build}: ${parts.join(', ')} (${src(r)})`);
-      }
-    } else if (t.key === 'threads') {
-      for (const r of many) {
-        const parts = [];
-        for (const solver of ['muller2003', 'dfsph']) {
-          const v = r.rows.filter((x) => x.solver === solver && x.speedup_vs_1_thread !== undefined);
-          if (!v.length) continue;
-          const ok = v.every((x) => x.speedup_vs_1_thread >= t.goal);
-          total += 1;
-          met += ok ? 1 : 0;
-          parts.push(`${solver} ${range(v.map((x) => x.speedup_vs_1_thread), (x) => fixed(x, 2))}×${mark(ok)}`);
-        }
-        const copies = r.rows.map((x) => x.copies_at_once_vs_1_thread).filter((x) => x !== undefined);
-        if (copies.length) parts.push(`copies at once ${range(copies, (x) => fixed(x, 2))}×`);
-        if (parts.length) results.push(`${r.info.build}, ${r.threads} threads: ${parts.join(', ')} (${src(r)})`);
-      }
-    } else if (t.key === 'capacity') {
+    } else if (t.key === 'flip-capacity') {
       for (const r of one) {
         const c = r.summary && r.summary.capacity_60fps;
-        if (!c || c.dfsph === undefined) continue;
+        if (!c || c.flip === undefined) continue;
         const wasm = r.info.build !== 'native';
         if (wasm) {
           total += 1;
-          met += c.dfsph >= t.goal ? 1 : 0;
+          met += c.flip >= t.goal ? 1 : 0;
         }
         const parts = Object.entries(c).map(([s, n]) => `${s} ${thousands(n)}`);
         results.push(`${r.info.build}${wasm ? '' : ' (for comparison)'}: ${parts.join(', ')}` +
-          `${wasm ? mark(c.dfsph >= t.goal) : ''} (${src(r)})`);
+          `${wasm ? mark(c.flip >= t.goal) : ''} (${src(r)})`);
       }
-      if (!total) results.push('no wasm run in `bench/results/` yet');
+      if (!total) results.push('no wasm run of FLIP in `bench/results/` yet');
+    } else if (t.key === 'flip-tank') {
+      for (const r of one) {
+        const v = r.summary && r.summary.flip_tank_4x_step_ratio;
+        if (v === undefined) continue;
+        total += 1;
+        met += v <= t.goal ? 1 : 0;
+        results.push(`${r.info.build}: ${fixed(v, 2)}×${mark(v <= t.goal)} (${src(r)})`);
+      }
     }
     rows.push(`| ${t.name} | ${t.goalText} | ${results.join('<br>') || '–'} | ${status(met, total)} |`);
   }

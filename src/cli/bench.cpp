@@ -316,6 +316,7 @@ bool parse_sizes(const std::string& list, std::vector<int>* sizes) {
 // first bad one.
 bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
   BenchArgs& b = *out;
+  bool solver_given = false;
   for (int k = 0; k < argc; ++k) {
     const std::string a = argv[k];
     if (a == "--json") {
@@ -344,7 +345,9 @@ bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
       const char* const known[] = {"dfsph", "muller2003", "flip", "stable"};
       const auto it = std::find_if(std::begin(known), std::end(known), [&](const char* k) { return s == k; });
       if (it != std::end(known)) {
-        b.solvers = {*it};
+        if (!solver_given) b.solvers.clear();  // the first --solver replaces the defaults, more add to it
+        solver_given = true;
+        if (std::find(b.solvers.begin(), b.solvers.end(), *it) == b.solvers.end()) b.solvers.push_back(*it);
       } else {
         std::fprintf(stderr, "tidepool bench: --solver %s: must be dfsph, muller2003, flip or stable\n", s.c_str());
         return false;
@@ -513,8 +516,14 @@ int bench(int argc, char** argv) {
     args.do_capacity = false;
   }
   const double window = args.quick ? 0.05 : kWindow;
-  if (args.solvers.size() == 1 && std::string(args.solvers[0]) == "stable")
+  if (std::find_if(args.solvers.begin(), args.solvers.end(), [](const char* s) { return std::string(s) == "stable"; }) !=
+      args.solvers.end()) {
+    if (args.solvers.size() > 1) {
+      std::fprintf(stderr, "tidepool bench: --solver stable has a bench of its own: give it alone\n");
+      return 2;
+    }
     return bench_stable(args.json, args.quick, args.threads, engine.parallel);
+  }
 
   if (!args.json) print_header(engine);
   Summary sum;

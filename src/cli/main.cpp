@@ -34,7 +34,7 @@ const char* kUsage =
     "       tidepool run --scene NAME [--particles N] [--time SECONDS] [--preset NAME]\n"
     "                    [--set key=value ...] [--dump FILE.csv] [--dump-every SECONDS]\n"
     "                    [--stats FILE.jsonl] [--lanes 1|4|8]\n"
-    "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]\n"
+    "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]...\n"
     "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n"
     "       tidepool soak [--seconds S] [--seed N]... [--seeds A-B] [--max-particles N]\n"
     "                     [--out DIR] [--max-rss-mb MB] [--plant-violation FRAME] [--quiet]\n"
