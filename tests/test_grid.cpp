@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "grid.h"
+#include "neighbour_grid.h"
 
 using namespace tidepool;
 

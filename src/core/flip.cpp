@@ -35,8 +35,8 @@
 // docs/physics.md gives the figures it reaches.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "boundary.h"
@@ -45,6 +45,7 @@
 #include "pointers.h"
 #include "solver.h"
 #include "state.h"
+#include "tidepool/kernels.h"  // kPi
 
 namespace tidepool {
 namespace {
@@ -76,7 +77,6 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   size_t bytes() const override;
 
  private:
-  static constexpr float kPi = 3.14159265358979f;
   void fit(const WorldState& s);
   void clear_window();
   void particles_to_grid(const WorldState& s);

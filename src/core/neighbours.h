@@ -2,7 +2,7 @@
 #pragma once
 
 #include "simd.h"
-#include "grid.h"
+#include "neighbour_grid.h"
 
 namespace tidepool {
 
@@ -95,7 +95,7 @@ TIDEPOOL_INLINE void scan_ranges(const Ranges& ranges, int limit, const float* x
   }
 }
 
-// Every candidate of i: the five ranges of its cell block (grid.h), i
+// Every candidate of i: the five ranges of its cell block (neighbour_grid.h), i
 // itself included; f(j, dx, dy, r2, in).
 template <class V, class F>
 TIDEPOOL_INLINE void for_pairs(const Grid& grid, int n, const float* x, const float* y, int i,

@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-#include "grid.h"  // TIDEPOOL_INLINE
+#include "neighbour_grid.h"  // TIDEPOOL_INLINE
 
 namespace tidepool {
 

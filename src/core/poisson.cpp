@@ -63,7 +63,6 @@ void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types,
                               CellWindow window) {
   window_ = window.empty() ? CellWindow{0, 0, nx, ny} : window;
   grid_nx_ = nx;
-  grid_ny_ = ny;
   gather_window(types, nx, window_, &window_types_);
   const int wx = window_.nx(), wy = window_.ny();
   const bool same = !levels_.empty() && levels_[0].nx == wx && levels_[0].ny == wy && levels_[0].type == window_types_;
@@ -79,17 +78,19 @@ void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types,
   surface_ = surface != nullptr;
 }
 
+// The levels are rebuilt in place: a liquid's cells change every step, and
+// the vectors keep their storage from one build to the next.
 void PoissonSolver::build_levels(int nx, int ny, const std::vector<uint8_t>& types) {
-  levels_.clear();
-  Level fine;
-  fine.nx = nx;
-  fine.ny = ny;
-  fine.type = types;
-  levels_.push_back(std::move(fine));
+  size_t depth = 1;
+  if (levels_.empty()) levels_.emplace_back();
+  levels_[0].nx = nx;
+  levels_[0].ny = ny;
+  levels_[0].type.assign(types.begin(), types.end());
   // A coarse cell is air if any child is, else fluid if any child is, else solid.
-  while (std::min(levels_.back().nx, levels_.back().ny) > kCoarsest) {
-    const Level& f = levels_.back();
-    Level c;
+  while (std::min(levels_[depth - 1].nx, levels_[depth - 1].ny) > kCoarsest) {
+    if (levels_.size() == depth) levels_.emplace_back();
+    const Level& f = levels_[depth - 1];
+    Level& c = levels_[depth];
     c.nx = (f.nx + 1) / 2;
     c.ny = (f.ny + 1) / 2;
     c.type.assign(static_cast<size_t>(c.nx) * c.ny, kSolidCell);
@@ -100,8 +101,9 @@ void PoissonSolver::build_levels(int nx, int ny, const std::vector<uint8_t>& typ
         if (child == kAirCell) t = kAirCell;
         else if (child == kFluidCell && t == kSolidCell) t = kFluidCell;
       }
-    levels_.push_back(std::move(c));
+    ++depth;
   }
+  levels_.resize(depth);
   for (Level& l : levels_) build_operator(&l);
   for (size_t k = 0; k + 1 < levels_.size(); ++k) build_links(&levels_[k], levels_[k + 1]);
   open_ = levels_[0].diag;

@@ -104,8 +104,8 @@ class PoissonSolver {
   bool singular_ = false;  // no air cell: the constant lies in A's null space
   int fluid_ = 0;
   std::vector<float> r_, z_, d_, q_;  // CG's vectors (d_ padded as a level's x)
-  CellWindow window_;                 // of the grid, nx_ x ny_ cells
-  int grid_nx_ = 0, grid_ny_ = 0;
+  CellWindow window_;                 // the cells solved, of a grid grid_nx_ wide
+  int grid_nx_ = 0;
   std::vector<uint8_t> window_types_;
   std::vector<float> window_surface_, b_, p_;  // the window's b and p
 };

@@ -1,6 +1,6 @@
 // The neighbour search's sort: every step, particles are binned into the
 // grid's cells by a counting sort and every per-particle array is reordered
-// by cell, so that a cell's particles are one contiguous range (grid.h) and
+// by cell, so that a cell's particles are one contiguous range (neighbour_grid.h) and
 // the pair passes walk memory in order. The sorted particles are then cut
 // into bands of cell rows for the pair passes that add to both ends of a
 // pair (for_bands).
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "carried.h"
-#include "grid.h"
+#include "neighbour_grid.h"
 #include "loops.h"
 #include "tidepool/types.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "grid.h"  // TIDEPOOL_INLINE
+#include "neighbour_grid.h"  // TIDEPOOL_INLINE
 #include "stable.h"
 #include "state.h"
 

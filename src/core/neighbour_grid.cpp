@@ -1,4 +1,4 @@
-#include "grid.h"
+#include "neighbour_grid.h"
 
 #include <algorithm>
 #include <cmath>
