@@ -3,7 +3,7 @@
 # `scripts/test.sh --quick` runs only the native tests that take seconds.
 #
 #   1. deps      scripts/deps.sh native app web browser (installs what is missing)
-#   2. native    cmake --preset native, build, ctest (core, CLI, Catch2 tests,
+#   2. native    cmake --preset native, build, ctest -j2 (core, CLI, Catch2 tests,
 #                a soak of random play over a few seeds; the desktop app is
 #                built here too)
 #   3. sanitize  the Catch2 tests that take seconds under AddressSanitizer and
@@ -11,6 +11,7 @@
 #                `tidepool soak`): memory errors fail here
 #   4. wasm      the same Catch2 tests compiled to WebAssembly (wasm SIMD, the
 #                lanes the toy ships with) in the web toy's tree, run by node
+#                (two processes, each with half the test cases)
 #   5. app       the native desktop app (SDL2 + GLES 3 + Dear ImGui) runs 30
 #                frames under Xvfb
 #   6. web       the web toy builds into build/web/dist (single-threaded and
