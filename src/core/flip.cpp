@@ -86,8 +86,9 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   void mark_known();
   void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers);
   void grid_to_particles(WorldState& s, float dt);
-  void velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change) const;
-  // The window's u and v faces.
+  void velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change = nullptr) const;
+  // The window's cells, and its u and v faces.
+  FaceRect cells() const { return {window_.i0, window_.j0, window_.i1, window_.j1}; }
   FaceRect u_faces() const { return {window_.i0, window_.j0, window_.i1 + 1, window_.j1}; }
   FaceRect v_faces() const { return {window_.i0, window_.j0, window_.i1, window_.j1 + 1}; }
 
@@ -146,22 +147,17 @@ void FlipSolver::fit(const WorldState& s) {
 
 // Back to air, with no velocity, over the last step's window.
 void FlipSolver::clear_window() {
-  const CellWindow w = window_;
-  for (int j = w.j0; j < w.j1; ++j) {
-    const int c0 = g_.cell(w.i0, j), c1 = g_.cell(w.i1, j);
+  for_rows(cells(), g_.nx, [&](int c0, int c1) {
     for (auto* f : {&count_, &source_, &fill_, &smooth_, &normal_x_, &normal_y_, &held_})
       std::fill(f->begin() + c0, f->begin() + c1, 0.0f);
     std::fill(type_.begin() + c0, type_.begin() + c1, uint8_t(kAirCell));
-  }
-  const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j) {
-    const int k0 = j * (g_.nx + 1) + fu.i0, k1 = j * (g_.nx + 1) + fu.i1;
+  });
+  for_rows(u_faces(), g_.nx + 1, [&](int k0, int k1) {
     for (auto* f : {&g_.u, &wu_}) std::fill(f->begin() + k0, f->begin() + k1, 0.0f);
-  }
-  for (int j = fv.j0; j < fv.j1; ++j) {
-    const int k0 = j * g_.nx + fv.i0, k1 = j * g_.nx + fv.i1;
+  });
+  for_rows(v_faces(), g_.nx, [&](int k0, int k1) {
     for (auto* f : {&g_.v, &wv_}) std::fill(f->begin() + k0, f->begin() + k1, 0.0f);
-  }
+  });
 }
 
 // A face coordinate clamped into [0, n - 1]; NaN becomes 0, so that an
@@ -214,18 +210,20 @@ void FlipSolver::particles_to_grid(const WorldState& s) {
   window_ = n > 0 ? CellWindow{std::max(0, i_lo - band), std::max(0, j_lo - band), std::min(nx, i_hi + 1 + band),
                                std::min(ny, j_hi + 1 + band)}
                   : CellWindow{};
-  const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j)
-    for (int f = j * (nx + 1) + fu.i0; f < j * (nx + 1) + fu.i1; ++f)
+  for_rows(u_faces(), nx + 1, [&](int k0, int k1) {
+    for (int f = k0; f < k1; ++f)
       if (wu_[f] > 0.0f) g_.u[f] /= wu_[f];
-  for (int j = fv.j0; j < fv.j1; ++j)
-    for (int f = j * nx + fv.i0; f < j * nx + fv.i1; ++f)
+  });
+  for_rows(v_faces(), nx, [&](int k0, int k1) {
+    for (int f = k0; f < k1; ++f)
       if (wv_[f] > 0.0f) g_.v[f] /= wv_[f];
+  });
   // Obstacles: cells whose centre lies inside one are solid.
   const std::vector<uint8_t>& solid = solids_.update(g_, s.obstacles);
-  for (int j = window_.j0; j < window_.j1; ++j)
-    for (int c = g_.cell(window_.i0, j); c < g_.cell(window_.i1, j); ++c)
+  for_rows(cells(), nx, [&](int c0, int c1) {
+    for (int c = c0; c < c1; ++c)
       if (solid[c]) type_[c] = kSolidCell;
+  });
 }
 
 // Copies into each unknown face of the rectangle the mean of its known
@@ -337,7 +335,8 @@ void FlipSolver::surface_tension(const WorldState& s, float dt) {
 }
 
 // Bilinear samples of two fields on the same w x h faces at (fx, fy) in
-// face units, with one set of weights: *a from f, *b from g.
+// face units, with one set of weights: *a from f, and *b from g unless b
+// is null.
 inline void sample2(const float* f, const float* g, int w, int h, float fx, float fy, float* a, float* b) {
   fx = clamp_coordinate(fx, w);
   fy = clamp_coordinate(fy, h);
@@ -346,14 +345,14 @@ inline void sample2(const float* f, const float* g, int w, int h, float fx, floa
   const float w00 = (1.0f - tx) * (1.0f - ty), w10 = tx * (1.0f - ty), w01 = (1.0f - tx) * ty, w11 = tx * ty;
   const int k = j * w + i;
   *a = w00 * f[k] + w10 * f[k + 1] + w01 * f[k + w] + w11 * f[k + w + 1];
-  *b = w00 * g[k] + w10 * g[k + 1] + w01 * g[k + w] + w11 * g[k + w + 1];
+  if (b) *b = w00 * g[k] + w10 * g[k + 1] + w01 * g[k + w] + w11 * g[k + w + 1];
 }
 
-// The grid velocity and the step's change of it at p.
+// The grid velocity at p, and the step's change of it unless change is null.
 inline void FlipSolver::velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change) const {
   const float fx = (p.x - g_.origin.x) / g_.dx, fy = (p.y - g_.origin.y) / g_.dx;
-  sample2(g_.u.data(), u_old_.data(), g_.nx + 1, g_.ny, fx, fy - 0.5f, &now->x, &change->x);
-  sample2(g_.v.data(), v_old_.data(), g_.nx, g_.ny + 1, fx - 0.5f, fy, &now->y, &change->y);
+  sample2(g_.u.data(), u_old_.data(), g_.nx + 1, g_.ny, fx, fy - 0.5f, &now->x, change ? &change->x : nullptr);
+  sample2(g_.v.data(), v_old_.data(), g_.nx, g_.ny + 1, fx - 0.5f, fy, &now->y, change ? &change->y : nullptr);
 }
 
 // The faces the projection left with fluid on a side are known; the rest
@@ -380,17 +379,18 @@ void FlipSolver::grid_to_particles(WorldState& s, float dt) {
   Particles& p = s.particles;
   const float r = std::pow(s.params.flip_ratio, 120.0f * dt);
   // u_old_ becomes the change the step made on the window's faces.
-  const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j)
-    for (int f = j * (g_.nx + 1) + fu.i0; f < j * (g_.nx + 1) + fu.i1; ++f) u_old_[f] = g_.u[f] - u_old_[f];
-  for (int j = fv.j0; j < fv.j1; ++j)
-    for (int f = j * g_.nx + fv.i0; f < j * g_.nx + fv.i1; ++f) v_old_[f] = g_.v[f] - v_old_[f];
+  for_rows(u_faces(), g_.nx + 1, [&](int k0, int k1) {
+    for (int f = k0; f < k1; ++f) u_old_[f] = g_.u[f] - u_old_[f];
+  });
+  for_rows(v_faces(), g_.nx, [&](int k0, int k1) {
+    for (int f = k0; f < k1; ++f) v_old_[f] = g_.v[f] - v_old_[f];
+  });
   const float inv_dt = 1.0f / dt;
   const double a2max = s.loops.max_over(p.size(), [&](int begin, int end) {
     float most = 0.0f;
     for (int k = begin; k < end; ++k) {
       const glm::vec2 x(p.x[k], p.y[k]);
-      glm::vec2 pic, change, at_mid, unused;
+      glm::vec2 pic, change, at_mid;
       velocity(x, &pic, &change);
       const glm::vec2 flip = glm::vec2(p.vx[k], p.vy[k]) + change;
       const glm::vec2 v = r * flip + (1.0f - r) * pic;
@@ -400,7 +400,7 @@ void FlipSolver::grid_to_particles(WorldState& s, float dt) {
       p.vx[k] = v.x;
       p.vy[k] = v.y;
       // RK2 through the new grid velocity.
-      velocity(x + 0.5f * dt * pic, &at_mid, &unused);
+      velocity(x + 0.5f * dt * pic, &at_mid, nullptr);
       const glm::vec2 to = x + dt * at_mid;
       p.x_prev[k] = x.x;
       p.y_prev[k] = x.y;
@@ -425,12 +425,8 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   // extrapolation: only the flow the particles' paths cross beside the
   // liquid does, after the projection (mark_known).
   const int nx = g_.nx, ny = g_.ny;
-  const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j)
-    std::copy(g_.u.begin() + j * (nx + 1) + fu.i0, g_.u.begin() + j * (nx + 1) + fu.i1,
-              u_old_.begin() + j * (nx + 1) + fu.i0);
-  for (int j = fv.j0; j < fv.j1; ++j)
-    std::copy(g_.v.begin() + j * nx + fv.i0, g_.v.begin() + j * nx + fv.i1, v_old_.begin() + j * nx + fv.i0);
+  for_rows(u_faces(), nx + 1, [&](int k0, int k1) { std::copy(g_.u.begin() + k0, g_.u.begin() + k1, u_old_.begin() + k0); });
+  for_rows(v_faces(), nx, [&](int k0, int k1) { std::copy(g_.v.begin() + k0, g_.v.begin() + k1, v_old_.begin() + k0); });
   clock.lap(kStageTransfer);
   // Viscosity before the forces: gravity's hydrostatic part is a gradient
   // that the projection removes whole, where a viscous step after it would

@@ -138,6 +138,12 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
 struct FaceRect {
   int i0, j0, i1, j1;
 };
+// Calls f(k0, k1) for each row of rectangle r of a w-wide array: that
+// row's entries are [k0, k1).
+template <class F>
+void for_rows(FaceRect r, int w, F&& f) {
+  for (int j = r.j0; j < r.j1; ++j) f(j * w + r.i0, j * w + r.i1);
+}
 constexpr float kExplicitViscosityLimit = 0.2f;
 void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
                    float a, FaceRect rect, std::vector<float>* work);
