@@ -92,4 +92,39 @@ inline double surge_front(const World& w, float floor_band) {
   return third;
 }
 
+// Martin & Moyce (1952), part IV, the same column (n^2 = 2, a = 2.25 in):
+// the times at which the residual column at the wall fell to each ninth of
+// its first height 2a: tau = t sqrt(g/a), eta = h / 2a.
+struct ColumnPoint {
+  double tau, eta;
+};
+inline const ColumnPoint kMartinMoyce[] = {{0.80, 8.0 / 9.0}, {1.29, 7.0 / 9.0}, {1.74, 6.0 / 9.0},
+                                           {2.15, 5.0 / 9.0}, {2.57, 4.0 / 9.0}, {3.08, 3.0 / 9.0},
+                                           {4.27, 2.0 / 9.0}, {6.29, 1.0 / 9.0}};
+
+// Height of the liquid against the left wall (x = 0): in the strip of the
+// `band` beside the wall, cut into layers two spacings tall, the layers from
+// the floor up that hold at least half the particles they hold when full
+// (the 0.5 contour of the liquid's fraction, as a volume-of-fluid surface
+// is drawn), and the share of the first that holds less. A film a particle
+// or two thick that clings to the wall above the column is not the column.
+inline double column_height(const World& w, float band) {
+  const Particles& p = w.particles();
+  const double layer = 2.0 * w.spacing();
+  const double full = band * layer / (w.spacing() * w.spacing());
+  std::vector<int> count;
+  for (int i = 0; i < p.size(); ++i) {
+    if (p.x[i] >= band || p.y[i] < 0.0f) continue;
+    const size_t k = static_cast<size_t>(p.y[i] / layer);
+    if (k >= count.size()) count.resize(k + 1, 0);
+    ++count[k];
+  }
+  double h = 0.0;
+  for (int n : count) {
+    if (n < 0.5 * full) return h + layer * n / full;
+    h += layer;
+  }
+  return h;
+}
+
 }  // namespace tidepool_test

@@ -436,10 +436,13 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   clock.lap(kStageForces);
   // The volume: a fluid cell holds (cell / spacing)^2 particles at rest
   // (flip_cell^2 but on the largest grids); one denser is spread by a
-  // divergence source, volume_correction of its excess a step, through the
-  // same projection.
+  // divergence source through the same projection. Like the FLIP share, the
+  // correction is a rate in time: volume_correction of the excess over
+  // 1/120 s, so a step of dt spreads 1 - (1 - volume_correction)^(120 dt)
+  // of it, the same a second whatever the steps a frame takes.
   const float per_side = cell_ / s.spacing();
   const float rest = per_side * per_side;
+  const float spread = 1.0f - std::pow(1.0f - P.volume_correction, 120.0f * dt);
   const CellWindow w = window_;
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i) {
@@ -452,7 +455,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
       const bool inside = (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
                           (j == 0 || type_[c - nx] != kAirCell) && (j + 1 == ny || type_[c + nx] != kAirCell);
       const float excess = count_[c] / rest - 1.0f;
-      if (excess > 0.0f || inside) source_[c] = P.volume_correction * excess / dt;
+      if (excess > 0.0f || inside) source_[c] = spread * excess / dt;
     }
   const bool tension = P.surface_tension > 0.0f;
   if (tension) surface_tension(s, dt);

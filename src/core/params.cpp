@@ -129,7 +129,7 @@ const std::vector<ParamInfo>& param_table() {
       entry<&Params::pressure_iterations>("pressure_iterations", "grid solvers: cap on the projection's iterations", T::Integer, 1, 1000),
       entry<&Params::flip_ratio>("flip_ratio", "flip: FLIP's share of the velocity update over 1/120 s, the rest PIC (Zhu & Bridson 2005)", T::Real, 0.0f, 1.0f),
       entry<&Params::flip_cell>("flip_cell", "flip: grid cell size in particle spacings", T::Real, 1.0f, 4.0f),
-      entry<&Params::volume_correction>("volume_correction", "flip: share of a cell's excess density spread per step", T::Real, 0.0f, 1.0f),
+      entry<&Params::volume_correction>("volume_correction", "flip: share of a cell's excess density spread over 1/120 s", T::Real, 0.0f, 1.0f),
   };
   return table;
 }

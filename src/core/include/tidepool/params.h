@@ -150,7 +150,7 @@ struct Params {
   // FLIP.
   float flip_ratio = 0.95f;         // FLIP's share of the velocity update over 1/120 s (the rest PIC)
   float flip_cell = 2.0f;           // grid cell size in particle spacings
-  float volume_correction = 0.5f;   // share of a cell's excess density spread a step
+  float volume_correction = 0.5f;   // share of a cell's excess density spread over 1/120 s
 };
 
 // Metadata for one field of Params.
