@@ -11,7 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${1:?usage: check-hashes.sh TIDEPOOL_BINARY [--record]}"
 TABLE="$ROOT/tests/data/state-hashes.tsv"
-PRESETS="water wcsph seed000 seed001 seed002"
+PRESETS="flip water wcsph seed000 seed001 seed002"
 SECONDS_RUN=2
 
 # The particle scenes (grid scenes have no presets); `tidepool scenes` prints

@@ -136,39 +136,63 @@ TEST_CASE("every grid scene runs 5 s with finite fields and a divergence-free fl
   }
 }
 
-TEST_CASE("switching solver mid-run keeps the particles where they are", "[scenes][flip]") {
+// Into FLIP the particles are kept as they are. FLIP's own bunch within its
+// cells, so from FLIP an SPH solver lays the same water on a lattice again
+// (World::set_params): nearly the same count, centre of mass and momentum.
+// Either way the new solver carries on from there: a frame moves no particle
+// farther than a few times its speed, and no solver throws the water (the
+// particles as FLIP left them read several times rest density in SPH, which
+// threw them at max_speed).
+TEST_CASE("switching solver mid-run keeps the water where it is", "[scenes][flip]") {
   World w;
   std::string err;
-  REQUIRE(load_scene(w, "dam-break", SceneSetup{1500}, &err));
+  REQUIRE(load_scene(w, "dam-break", SceneSetup{1500, "water"}, &err));
   for (int k = 0; k < 30; ++k) w.advance(1.0f / 60.0f);
+  auto centre = [](const Particles& q) {
+    glm::dvec2 x(0.0), v(0.0);
+    for (int i = 0; i < q.size(); ++i) x += glm::dvec2(q.x[i], q.y[i]), v += glm::dvec2(q.vx[i], q.vy[i]);
+    return std::make_pair(x / double(q.size()), v / double(q.size()));
+  };
   for (Solver next : {Solver::Flip, Solver::Muller2003, Solver::Flip, Solver::DFSPH}) {
+    INFO("from solver " << static_cast<int>(w.params().solver) << " to " << static_cast<int>(next));
     const Particles before = w.particles();
+    const bool relaid = w.params().solver == Solver::Flip;
     Params p = w.params();
     p.solver = next;
     REQUIRE(w.set_params(p).empty());
     const Particles& after = w.particles();
-    REQUIRE(after.size() == before.size());
-    bool same = true;
-    for (int i = 0; i < after.size(); ++i)
-      same = same && after.x[i] == before.x[i] && after.y[i] == before.y[i] && after.vx[i] == before.vx[i] &&
-             after.vy[i] == before.vy[i];
-    CHECK(same);
-    // And the new solver carries on from there: a frame moves no particle
-    // farther than its speed allows.
+    if (!relaid) {
+      REQUIRE(after.size() == before.size());
+      bool same = true;
+      for (int i = 0; i < after.size(); ++i)
+        same = same && after.x[i] == before.x[i] && after.y[i] == before.y[i] && after.vx[i] == before.vx[i] &&
+               after.vy[i] == before.vy[i];
+      CHECK(same);
+    } else {
+      const auto [x0, v0] = centre(before);
+      const auto [x1, v1] = centre(after);
+      INFO("count " << before.size() << " -> " << after.size() << ", centre moved " << glm::length(x1 - x0)
+                    << " m, mean velocity (" << v0.x << ", " << v0.y << ") -> (" << v1.x << ", " << v1.y << ")");
+      CHECK(std::abs(after.size() - before.size()) <= before.size() / 20);
+      CHECK(glm::length(x1 - x0) < 0.02);
+      CHECK(glm::length(v1 - v0) < 0.05 * std::max(1.0, glm::length(v0)));
+    }
     float vmax = 0.0f;
     for (int i = 0; i < after.size(); ++i) vmax = std::max(vmax, std::hypot(after.vx[i], after.vy[i]));
     std::vector<std::pair<uint32_t, glm::vec2>> at;
     for (int i = 0; i < after.size(); ++i) at.emplace_back(after.id[i], glm::vec2(after.x[i], after.y[i]));
-    w.advance(1.0f / 60.0f);
+    float fastest = w.advance(1.0f / 60.0f).max_speed;
     std::sort(at.begin(), at.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     const Particles& q = w.particles();
     float moved = 0.0f;
     for (int i = 0; i < q.size(); ++i) {
       const auto it = std::lower_bound(at.begin(), at.end(), q.id[i], [](const auto& a, uint32_t id) { return a.first < id; });
-      moved = std::max(moved, glm::length(glm::vec2(q.x[i], q.y[i]) - it->second));
+      if (it != at.end() && it->first == q.id[i]) moved = std::max(moved, glm::length(glm::vec2(q.x[i], q.y[i]) - it->second));
     }
-    INFO("to solver " << static_cast<int>(next) << ": largest move " << moved << " m, speed " << vmax);
+    for (int k = 0; k < 11; ++k) fastest = std::max(fastest, w.advance(1.0f / 60.0f).max_speed);
+    INFO("largest move " << moved << " m, speed " << vmax << " m/s; fastest over 12 frames " << fastest << " m/s");
     CHECK(moved < 2.5f * vmax / 60.0f + 0.02f);  // no jump: a frame, at most a few times the speed
+    CHECK(fastest < 1.5f * vmax + 1.0f);
     CHECK(all_inside_and_finite(w));
   }
 }
@@ -932,49 +956,57 @@ TEST_CASE("a quarter turn turns the water's motion with it", "[scenes][aspect]")
 // control's 2.3 %, pool 0.937 as deep against 1/k = 0.943; a transform that
 // squeezes the water 10 % reads 13 %, one that shrinks it 20 % 17 %.)
 TEST_CASE("stretching a settled tank a little keeps the water calm and its volume", "[scenes][aspect]") {
-  World w;
-  std::string err;
-  REQUIRE(load_scene(w, "dam-break", SceneSetup{800}, &err));
-  for (int f = 0; f < 120; ++f) w.advance(1.0f / 60.0f);
-  World control = w;  // the same water, left in its tank
-  const int n = w.count();
-  const glm::vec2 size0 = box_size(w);
-  const double cx0 = mean(w.particles().x), cy0 = mean(w.particles().y);
-  REQUIRE(fit_tank(w, 1.5f));
-  const glm::vec2 size = box_size(w);
-  const float k = size.x / size0.x;
-  CHECK(size.x / size.y == Approx(1.5f).epsilon(1e-4));
-  CHECK(size.x * size.y == Approx(size0.x * size0.y).epsilon(1e-4));
-  CHECK(w.count() == n);
-  CHECK(all_inside_and_finite(w));
-  // Stretched, not turned: the pool stays on the floor.
-  CHECK(mean(w.particles().x) == Approx(k * cx0).epsilon(1e-3));
-  CHECK(mean(w.particles().y) == Approx(cy0 / k).epsilon(1e-3));
-  double error = 0.0, control_error = 0.0, peak = 0.0, depth = 0.0, control_depth = 0.0;
-  int contained = 0;
-  bool ok = true;
-  const int frames = 120;
-  for (int f = 0; f < frames; ++f) {
-    const FrameStats st = w.advance(1.0f / 60.0f);
-    control_error += control.advance(1.0f / 60.0f).mean_density_error / frames;
-    error += st.mean_density_error / frames;
-    peak = std::max<double>(peak, st.mean_density_error);
-    contained += st.contained ? 1 : 0;
-    ok = ok && all_inside_and_finite(w);
-    if (f >= frames - 60) {  // the pool's mean height over the last second
-      depth += mean(w.particles().y) / 60.0;
-      control_depth += mean(control.particles().y) / 60.0;
+  for (const char* preset : {"water", "flip"}) {
+    INFO(preset);
+    World w;
+    std::string err;
+    REQUIRE(load_scene(w, "dam-break", SceneSetup{800, preset}, &err));
+    for (int f = 0; f < 120; ++f) w.advance(1.0f / 60.0f);
+    World control = w;  // the same water, left in its tank
+    const int n = w.count();
+    const glm::vec2 size0 = box_size(w);
+    const double cx0 = mean(w.particles().x), cy0 = mean(w.particles().y);
+    REQUIRE(fit_tank(w, 1.5f));
+    const glm::vec2 size = box_size(w);
+    const float k = size.x / size0.x;
+    CHECK(size.x / size.y == Approx(1.5f).epsilon(1e-4));
+    CHECK(size.x * size.y == Approx(size0.x * size0.y).epsilon(1e-4));
+    CHECK(w.count() == n);
+    CHECK(all_inside_and_finite(w));
+    // Stretched, not turned: the pool stays on the floor.
+    CHECK(mean(w.particles().x) == Approx(k * cx0).epsilon(1e-3));
+    CHECK(mean(w.particles().y) == Approx(cy0 / k).epsilon(1e-3));
+    double error = 0.0, control_error = 0.0, peak = 0.0, control_peak = 0.0, depth = 0.0, control_depth = 0.0;
+    int contained = 0;
+    bool ok = true;
+    const int frames = 120;
+    for (int f = 0; f < frames; ++f) {
+      const FrameStats st = w.advance(1.0f / 60.0f);
+      const double control_now = control.advance(1.0f / 60.0f).mean_density_error;
+      control_error += control_now / frames;
+      control_peak = std::max(control_peak, control_now);
+      error += st.mean_density_error / frames;
+      peak = std::max<double>(peak, st.mean_density_error);
+      contained += st.contained ? 1 : 0;
+      ok = ok && all_inside_and_finite(w);
+      if (f >= frames - 60) {  // the pool's mean height over the last second
+        depth += mean(w.particles().y) / 60.0;
+        control_depth += mean(control.particles().y) / 60.0;
+      }
     }
+    INFO("mean density error over 2 s: " << error << " (control " << control_error << "), worst frame " << peak
+                                         << " (control " << control_peak << "); pool's mean height " << depth << " (control " << control_depth
+                                         << ", k = " << k << "); contained frames " << contained);
+    CHECK(ok);
+    CHECK(w.count() == n);
+    CHECK(contained == 0);
+    // Calm: the stretch adds under 1 % to the water's mean density error
+    // (DFSPH's, or FLIP's particles per cell against the rest count) and
+    // under 3 % to its worst frame.
+    CHECK(error < control_error + 0.01);
+    CHECK(peak < control_peak + 0.03);
+    CHECK(depth == Approx(control_depth / k).epsilon(0.025));
   }
-  INFO("mean density error over 2 s: " << error << " (control " << control_error << "), worst frame " << peak
-                                       << "; pool's mean height " << depth << " (control " << control_depth
-                                       << ", k = " << k << "); contained frames " << contained);
-  CHECK(ok);
-  CHECK(w.count() == n);
-  CHECK(contained == 0);
-  CHECK(error < 0.05);
-  CHECK(peak < 0.1);
-  CHECK(depth == Approx(control_depth / k).epsilon(0.025));
 }
 
 // A grid solver's fields are sized to its box: neither fit_tank nor

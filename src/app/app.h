@@ -50,6 +50,7 @@ struct Options {
   std::string screenshot;  // native: a PNG of the last frame, written here
   int threads = 0;     // 0: min(cores, kMaxThreads); a build without threads has 1
   float aspect = 0.0f; // the tank's width / height to start with (a share link's); 0: the screen's
+  float solver = -1.0f; // the liquid scenes' method (a tidepool::Solver); -1: each scene's own (FLIP)
 };
 
 // Bad values are reported through warn() and left at their defaults; only
@@ -129,6 +130,10 @@ struct App {
   // Parameters changed in the panel or through setParam: they survive a
   // reset (and a particle-count change), but not a change of scene.
   std::map<std::string, float> overrides;
+  // The liquid's method the user picked (--solver, the touch bar, the
+  // panel): it goes with them from one particle scene to the next. -1: each
+  // scene's own.
+  float liquid_solver = -1.0f;
   std::string param_error;  // last rejected edit, shown in the panel
   // The tank's shape (width / height) the scene was laid out for: the
   // screen's, less the page's controls and a docked panel (update_sizes()).

@@ -74,8 +74,9 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
 void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   const tidepool::FieldView* field = app.world.field();
   if (field && (app.world.params().lid_speed != 0.0f || app.overrides.count("grid"))) return;
+  using Method = AutoQuality::Method;
   AutoQuality::Load work;
-  work.cells = field != nullptr;
+  work.method = field ? Method::Grid : app.world.params().solver == tidepool::Solver::Flip ? Method::Flip : Method::Sph;
   work.count = field ? field->nx * field->ny : app.world.count();
   const int next = app.quality.record(now_ms(), ms, ticks, substeps, work, !app.contacts.empty());
   if (next <= 0) return;
@@ -307,9 +308,16 @@ bool load(App& app, const std::string& scene, int particles) {
     warn("unknown scene \"" + scene.substr(0, 40) + "\" ignored");
     return false;
   }
-  if (scene != app.scene) app.overrides.clear();  // tweaks belong to one scene
+  if (scene != app.scene) {
+    const auto picked = app.overrides.find("solver");
+    if (picked != app.overrides.end() && picked->second != static_cast<float>(tidepool::Solver::Stable))
+      app.liquid_solver = picked->second;
+    app.overrides.clear();  // tweaks belong to one scene, the liquid's method to every particle scene
+  }
   // A grid scene (no default count) has no particles to count.
   const bool grid = info->default_particles == 0;
+  if (!grid && app.liquid_solver >= 0.0f && !app.overrides.count("solver"))
+    app.overrides["solver"] = app.liquid_solver;
   if (grid && particles > 0) {
     warn("particles " + std::to_string(particles) + " ignored: " + scene + " is a grid scene, without particles");
     particles = 0;
@@ -656,6 +664,7 @@ int run(int argc, char** argv) {
   app->quality.on = app->options.particles == 0;
 #endif
   app->render.color = app->options.color;
+  app->liquid_solver = app->options.solver;
 
   if (!start_graphics(*app)) return 1;
   // The tank takes the screen's shape (or a share link's, laid out for

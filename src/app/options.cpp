@@ -49,12 +49,13 @@ bool parse_int(const std::string& s, int lo, int hi, int* out) {
 
 void usage() {
   std::printf(
-      "usage: tidepool_app [--scene NAME] [--particles N] [--color MODE] [--paused] [--embed]\n"
+      "usage: tidepool_app [--scene NAME] [--particles N] [--solver NAME] [--color MODE] [--paused] [--embed]\n"
       "                    [--threads N] [--frames N] [--screenshot FILE.png]   (--key=value works too)\n"
       "  --scene      one of:");
   for (const tidepool::SceneInfo& s : tidepool::scenes()) std::printf(" %s", s.name);
   std::printf("\n  --particles  %d..%d (default: the scene's; grid scenes have none)\n", kMinParticles,
               tidepool::kMaxParticles);
+  std::printf("  --solver     the liquid's method in the particle scenes: flip (their own), dfsph, muller2003\n");
   std::printf("  --color      %s\n", color_mode_list().c_str());
   std::printf("               (particles: water, speed, density, pressure, surface, liquid;\n"
               "                grids: dye, speed, pressure, vorticity; one that does not fit the scene\n"
@@ -116,6 +117,15 @@ bool parse_options(int argc, char** argv, Options* o) {
              ", " + std::to_string(tidepool::kMaxAspect) + "]");
       else
         o->aspect = a;
+    } else if (key == "--solver") {
+      const tidepool::ParamInfo* info = tidepool::find_param("solver");
+      float v = 0.0f;
+      std::string error;
+      if (!tidepool::parse_param_value(*info, value.substr(0, 40), &v, &error) ||
+          v == static_cast<float>(tidepool::Solver::Stable))
+        warn("solver " + quoted(value) + " ignored: expected flip, dfsph or muller2003");
+      else
+        o->solver = v;
     } else if (key == "--frames") {
       if (!parse_int(value, 1, 1000000000, &o->frames)) warn("frames " + quoted(value) + " ignored");
     } else if (key == "--screenshot") {

@@ -39,12 +39,28 @@ int AutoQuality::record(double now_ms, double sim_ms, int ticks, int substeps, L
   const int count = load.count;
   // Paused, asleep, or nothing to size.
   if (!on || ticks <= 0 || substeps <= 0 || count <= 0) return 0;
-  if (load.cells != cells_) {  // particles after a grid, or the other way
-    cells_ = load.cells;
+  if (!have_method_ || load.method != method_) {  // FLIP after SPH, particles after a grid...
+    const Method was = method_;
+    const bool changed = have_method_;
+    method_ = load.method;
+    have_method_ = true;
     ceiling_ = 0;
     restart();
-    return 0;
+    if (!changed) return 0;
+    int next = 0;
+    if (was == Method::Flip && method_ == Method::Sph)
+      next = std::max(kMinParticles, static_cast<int>(count / kFlipPerSph));
+    else if (was == Method::Sph && method_ == Method::Flip)
+      next = std::min(kMaxFlipParticles, static_cast<int>(count * kFlipPerSph));
+    if (next == 0 || next == count) return 0;
+    particles = next;
+    char why[160];
+    std::snprintf(why, sizeof why, "a new method: %d particles for %d, FLIP holding %.0fx SPH's", next, count,
+                  kFlipPerSph);
+    reason = why;
+    return next;
   }
+  const bool cells = method_ == Method::Grid;
   if (skip_ > 0) {
     --skip_;
     return 0;
@@ -57,7 +73,8 @@ int AutoQuality::record(double now_ms, double sim_ms, int ticks, int substeps, L
   if (now_ms - window_start_ < window || per_tick_.size() < 3) return 0;
   median_ms = median(per_tick_);
   // A grid's tick is judged as it is: its steps follow the flow, not the cells.
-  cost_ms = cells_ ? median_ms : median(per_substep_) * std::max(median(substeps_), kLiveSubsteps);
+  const double live = method_ == Method::Flip ? kLiveFlipSteps : kLiveSubsteps;
+  cost_ms = cells ? median_ms : median(per_substep_) * std::max(median(substeps_), live);
   per_tick_.clear();
   per_substep_.clear();
   substeps_.clear();
@@ -67,31 +84,32 @@ int AutoQuality::record(double now_ms, double sim_ms, int ticks, int substeps, L
     ceiling_ = 0;
     ceiling_since_ = -1.0;
   }
-  const int lowest = cells_ ? kMinCells : kMinParticles, highest = cells_ ? kMaxCells : kMaxParticles;
-  const char* what = cells_ ? "cells" : "particles";
+  const int lowest = cells ? kMinCells : kMinParticles;
+  const int highest = cells ? kMaxCells : method_ == Method::Flip ? kMaxFlipParticles : kMaxParticles;
+  const char* what = cells ? "cells" : "particles";
   char why[160];
   int next = count;
   const double cost = cost_ms;  // what the window is judged by
   if (cost > kBudgetMs) {
     quiet_windows_ = 0;
-    next = std::max(lowest, std::min(count_for(count, cost, 0.8 * kBudgetMs, cells_), count * 9 / 10));
+    next = std::max(lowest, std::min(count_for(count, cost, 0.8 * kBudgetMs, cells), count * 9 / 10));
     ceiling_ = std::max(lowest, count * 9 / 10);
     ceiling_since_ = now_ms;
     std::snprintf(why, sizeof why, "too slow: %.1f ms a tick%s for %d %s, over the %.0f ms budget", cost,
-                  cells_ ? "" : " in motion", count, what, kBudgetMs);
+                  cells ? "" : " in motion", count, what, kBudgetMs);
   } else if (cost < 0.5 * kBudgetMs && !touching && ++quiet_windows_ >= kQuietWindows) {
     quiet_windows_ = 0;
-    next = std::min({count_for(count, cost, 0.7 * kBudgetMs, cells_), count * 3 / 2, highest});
+    next = std::min({count_for(count, cost, 0.7 * kBudgetMs, cells), count * 3 / 2, highest});
     if (ceiling_ > 0) next = std::min(next, ceiling_);
     std::snprintf(why, sizeof why, "headroom: %.1f ms a tick%s for %d %s, under half the %.0f ms budget", cost,
-                  cells_ ? "" : " in motion", count, what, kBudgetMs);
+                  cells ? "" : " in motion", count, what, kBudgetMs);
   } else {
     if (cost >= 0.5 * kBudgetMs) quiet_windows_ = 0;
     return 0;
   }
   // Changes under a tenth are not worth a reload.
   if (std::abs(next - count) * 10 < count) return 0;
-  if (!cells_) particles = next;  // a grid's size is the caller's to round (grid)
+  if (!cells) particles = next;  // a grid's size is the caller's to round (grid)
   reason = why;
   return next;
 }

@@ -21,6 +21,14 @@
 // means shorter substeps, so about N^1.5 in motion. The next count is
 // sized by that law. A grid's tick costs about its cell count (the
 // multigrid-preconditioned projection is linear in it), judged as it is.
+//
+// The methods differ in both: SPH takes at least kLiveSubsteps substeps a
+// tick in motion and holds up to kMaxParticles; FLIP's steps follow its
+// grid's CFL condition, kLiveFlipSteps a tick in a splash, and it holds
+// kMaxFlipParticles. A change of method between them carries the cost, not
+// the count: FLIP holds kFlipPerSph times SPH's particles on the same
+// budget (the bench's dam break: docs/performance.md), so the count is
+// scaled by it at once and the judging starts over.
 #pragma once
 
 #include <string>
@@ -34,16 +42,20 @@ class AutoQuality {
   static constexpr double kBudgetMs = 8.0;
   static constexpr double kWindowMs = 1000.0;  // a judged window of wall time
   static constexpr double kFirstWindowMs = 500.0;  // the first, for a quick first guess
-  static constexpr double kLiveSubsteps = 4.0;  // a tick's substeps for water in motion, at least
+  static constexpr double kLiveSubsteps = 4.0;  // an SPH tick's substeps for water in motion, at least
+  static constexpr double kLiveFlipSteps = 3.0;  // FLIP's: the dam break's and the drops' 9 in 10 ticks
   static constexpr int kMinParticles = 300;
   static constexpr int kMaxParticles = 16000;
+  static constexpr int kMaxFlipParticles = 48000;
+  static constexpr double kFlipPerSph = 8.0;
   static constexpr int kMinCells = 48 * 48;
   static constexpr int kMaxCells = 384 * 384;
 
-  // What a frame simulated: particles, or a grid's cells.
+  // What a frame simulated: SPH's or FLIP's particles, or a grid's cells.
+  enum class Method { Sph, Flip, Grid };
   struct Load {
     int count = 0;
-    bool cells = false;
+    Method method = Method::Sph;
   };
 
   // Off: the count is the user's (?particles=N, the panel) or the scene's.
@@ -71,7 +83,8 @@ class AutoQuality {
   bool started_ = false;      // the first window has been judged
   int skip_ = 0;              // frames not to judge after a change
   int quiet_windows_ = 0;     // in a row, under half the budget
-  bool cells_ = false;        // what the windows and the ceiling count
+  Method method_ = Method::Sph;  // what the windows and the ceiling count
+  bool have_method_ = false;     // method_ is the last frame's
   int ceiling_ = 0;           // a count that ran late, lowered a little (0: none)
   double ceiling_since_ = -1.0;
 };

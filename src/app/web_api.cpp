@@ -82,6 +82,9 @@ std::string stats_json(const App& app) {
   j += ",\"memory\":0";
 #endif
   j += ",\"scene\":" + json_string(app.scene);
+  // The method by its parameter name ("flip", "dfsph", "muller2003", "stable").
+  const tidepool::ParamInfo* solver = tidepool::find_param("solver");
+  j += ",\"solver\":" + json_string(tidepool::format_param_value(*solver, solver->get(app.world.params())));
   j += ",\"color\":" + json_string(color_mode_name(app.render.color));
   j += std::string(",\"paused\":") + (app.paused ? "true" : "false");
   j += std::string(",\"tilt\":") + (app.tilt ? "true" : "false");

@@ -1,7 +1,7 @@
 // Divergence-free SPH (Bender & Koschier 2015, "Divergence-Free Smoothed
 // Particle Hydrodynamics", SCA; TVCG 2017).
 //
-// Why DFSPH as the default: like IISPH (Ihmsen et al. 2013) it solves for the
+// Why DFSPH as the SPH default: like IISPH (Ihmsen et al. 2013) it solves for the
 // pressure that brings the predicted density back to rho0, so the step is
 // limited by the CFL condition instead of a speed of sound, and it reports
 // the density error it reached. Its per-particle factor alpha_i (eq. 11) is

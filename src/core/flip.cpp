@@ -95,6 +95,9 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   MacGrid g_;
   Box box_;
   float cell_ = 0.0f;
+  // The top row's share inside the box (fit()): a cell there holds that
+  // share of a full cell's particles at rest.
+  float top_share_ = 1.0f;
   // The cells the step works on: those the particles are in and a band
   // around them (particles_to_grid). Outside it every array holds 0 (air,
   // no velocity), so a large tank with little water costs little more than
@@ -122,6 +125,11 @@ int extrapolation_layers(const Params& P) { return static_cast<int>(std::ceil(0.
 // most kMaxCells a side (the largest `grid` the stable solver takes): a
 // tiny particle mass makes a tiny spacing, and the grid must not grow with
 // it past what memory holds; the cells then hold more particles each.
+// Square cells fit the box's width exactly and may overrun its ceiling by
+// part of a cell. Cells past a side wall would read as air beside water at
+// rest against it, and the projection would keep drawing the water into a
+// strip the wall keeps it out of, a slosh that never dies; water rarely
+// rests against the ceiling.
 constexpr int kMaxCells = 1024;
 void FlipSolver::fit(const WorldState& s) {
   const glm::vec2 extent = s.box.max - s.box.min;
@@ -131,8 +139,10 @@ void FlipSolver::fit(const WorldState& s) {
     box_ = s.box;
     const glm::vec2 size = s.box.max - s.box.min;
     const int nx = std::max(4, static_cast<int>(std::ceil(size.x / cell)));
-    const int ny = std::max(4, static_cast<int>(std::ceil(size.y / cell)));
-    g_.resize(nx, ny, std::max(size.x / float(nx), size.y / float(ny)), s.box.min);
+    const float dx = size.x / float(nx);
+    const int ny = std::max(4, static_cast<int>(std::ceil(size.y / dx - 1e-4f)));
+    g_.resize(nx, ny, dx, s.box.min);
+    top_share_ = std::clamp(size.y / dx - float(ny - 1), 1e-3f, 1.0f);
     const size_t cells = static_cast<size_t>(nx) * ny;
     for (auto* f : {&count_, &phi_, &rhs_, &source_, &fill_, &surface_, &smooth_, &normal_x_, &normal_y_, &held_})
       f->assign(cells, 0.0f);
@@ -447,14 +457,15 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i) {
       const int c = g_.cell(i, j);
-      fill_[c] = std::min(count_[c] / rest, 1.0f);
+      const float full = j + 1 == ny ? rest * top_share_ : rest;
+      fill_[c] = std::min(count_[c] / full, 1.0f);
       source_[c] = 0.0f;
       if (type_[c] != kFluidCell) continue;
       // Below the surface (no air beside it) a cell is full at rest: one
       // emptier draws its neighbours in. Surface cells are partly full.
       const bool inside = (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
                           (j == 0 || type_[c - nx] != kAirCell) && (j + 1 == ny || type_[c + nx] != kAirCell);
-      const float excess = count_[c] / rest - 1.0f;
+      const float excess = count_[c] / full - 1.0f;
       if (excess > 0.0f || inside) source_[c] = spread * excess / dt;
     }
   const bool tension = P.surface_tension > 0.0f;
@@ -468,7 +479,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
     const int i = std::clamp(static_cast<int>((p.x[k] - g_.origin.x) / g_.dx), 0, nx - 1);
     const int j = std::clamp(static_cast<int>((p.y[k] - g_.origin.y) / g_.dx), 0, ny - 1);
     p.pressure[k] = finite_float(double(P.rest_density) * phi_[g_.cell(i, j)] / dt);
-    p.density[k] = P.rest_density * count_[g_.cell(i, j)] / rest;
+    p.density[k] = P.rest_density * count_[g_.cell(i, j)] / (j + 1 == ny ? rest * top_share_ : rest);
   }
   clock.lap(kStagePressure);
   mark_known();

@@ -1,4 +1,5 @@
-// World::resample: the running water at another particle count, in place.
+// World::resample: the running water at another particle count, in place;
+// and World::relay, the same water at its own spacing on a fresh lattice.
 //
 // A particle stands for a square of side s (mass = rho0 s^2, 2D), so the
 // water's area is N s^2. At n particles the spacing that keeps that area is
@@ -12,7 +13,8 @@
 // the old support h, weighted by (1 - r^2/h^2)^3, which reproduces a
 // uniform flow exactly. h and mass follow the spacing as the scenes derive
 // them (h in spacings, mass = rho0 s'^2), and the colour field's threshold,
-// a curvature in 1/m, follows 1/h.
+// a curvature in 1/m, follows 1/h. relay keeps the spacing, the count
+// (to the lattice's rounding) and the parameters.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -62,28 +64,52 @@ struct Bins {
   }
 };
 
+// The lattice step nearest `want` that fits whole cells across a box of
+// `size`, so that the lattice meets every wall as a scene's does.
+glm::vec2 fitted_step(glm::vec2 size, float want) {
+  return size / glm::vec2(std::max(1L, std::lround(size.x / want)), std::max(1L, std::lround(size.y / want)));
+}
+
 }  // namespace
 
 bool World::resample(int particles) {
   WorldState& s = *s_;
-  const Particles& old = s.particles;
-  const int n_old = old.size();
-  if (s.solver->field() || n_old == 0 || particles < 1 || particles > kMaxParticles) return false;
-
+  if (s.solver->field() || s.particles.size() == 0 || particles < 1 || particles > kMaxParticles) return false;
   // The lattice: as near the spacing that keeps the area as whole cells
-  // across the box allow, so that it meets every wall as a scene's does.
+  // across the box allow.
   const float spacing = s.spacing();
-  const glm::vec2 size = s.box.max - s.box.min;
-  const float want = spacing * std::sqrt(static_cast<float>(n_old) / static_cast<float>(particles));
-  const int nx = std::max(1, static_cast<int>(std::lround(size.x / want)));
-  const int ny = std::max(1, static_cast<int>(std::lround(size.y / want)));
-  const glm::vec2 step(size.x / static_cast<float>(nx), size.y / static_cast<float>(ny));
+  const float want = spacing * std::sqrt(static_cast<float>(s.particles.size()) / static_cast<float>(particles));
+  const glm::vec2 step = fitted_step(s.box.max - s.box.min, want);
   const float k = std::sqrt(step.x * step.y) / spacing;
   Params p = s.params;
   p.h *= k;
   p.mass *= k * k;
   p.surface_threshold /= k;
   if (!validate(p).empty()) return false;
+  return relay(step, p);
+}
+
+// The same water on a lattice of its own spacing (a method change, from
+// particles that do not keep one; World::set_params), in whole cells
+// across the box as resample's, with the parameters as they are: the
+// lattice's cells differ from the spacing's square by well under a percent
+// (half a cell over the box), which the solver takes up as a density error
+// of as much.
+bool World::relay() {
+  WorldState& s = *s_;
+  if (s.solver->field() || s.particles.size() == 0) return false;
+  return relay(fitted_step(s.box.max - s.box.min, s.spacing()), s.params);
+}
+
+bool World::relay(glm::vec2 step, const Params& p) {
+  WorldState& s = *s_;
+  const Particles& old = s.particles;
+  const int n_old = old.size();
+  const float spacing = s.spacing();
+  const glm::vec2 size = s.box.max - s.box.min;
+  const int nx = std::max(1, static_cast<int>(size.x / step.x + 1e-3f));
+  const int ny = std::max(1, static_cast<int>(size.y / step.y + 1e-3f));
+  const float k = std::sqrt(step.x * step.y) / spacing;
 
   const float reach = spacing / std::sqrt(3.14159265f);  // the region: discs of area s^2
   const float support = s.params.h;                      // the velocity's average

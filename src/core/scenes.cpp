@@ -160,17 +160,18 @@ Layout smoke_layout() {
 const std::vector<SceneDef>& scene_defs() {
   static const std::vector<SceneDef> defs = {
       {{"dam-break", "water column 1 m wide, 2 m high collapses in a 4 m tank (Koshizuka & Oka 1996)", 2000},
-       "water", nullptr, [] { return dam_break_layout(1.0f, 2.0f, 4.0f, 3.0f); }},
+       "flip", nullptr, [] { return dam_break_layout(1.0f, 2.0f, 4.0f, 3.0f); }},
       {{"drop", "a drop falls into a pool and splashes (seed 000's splash test)", 2000},
-       "water", [](Params& p) { p.surface_tension = 0.5f; }, drop_layout},
+       "flip", [](Params& p) { p.surface_tension = 0.5f; }, drop_layout},
       {{"viscous-drop", "the same drop in a fluid 20 times more viscous (seed 000)", 2000},
-       "water", [](Params& p) { p.viscosity = 60.0f; p.surface_tension = 0.5f; }, drop_layout},
+       "flip", [](Params& p) { p.viscosity = 60.0f; p.surface_tension = 0.5f; }, drop_layout},
       {{"zero-g", "square droplets without gravity round up and coalesce under surface tension (seed 000)", 1500},
-       "water",
+       "flip",
        [](Params& p) {
          p.gravity_y = 0.0f;
-         // Akinci 2013 cohesion at water's viscosity: a square drop is a
-         // disc within a second (tests/test_experiments.cpp).
+         // FLIP's surface pressure jump, sigma = 0.5 N, or under DFSPH
+         // Akinci 2013 cohesion: either rounds a square drop within a few
+         // seconds at water's viscosity (tests/test_experiments.cpp).
          p.surface_tension = 0.5f;
        },
        [] {
@@ -182,7 +183,7 @@ const std::vector<SceneDef>& scene_defs() {
          return l;
        }},
       {{"pour", "a jet pours into a glass-shaped obstacle until the particle budget is used (seed 001)", 1500},
-       "water", nullptr,
+       "flip", nullptr,
        [] {
          Layout l;
          l.box = Box{{0.0f, 0.0f}, {2.0f, 2.0f}};
@@ -207,7 +208,7 @@ const std::vector<SceneDef>& scene_defs() {
       {{"smoke", "buoyant smoke rises from a vent past a round obstacle (stable fluids, Stam 1999)", 0},
        "water", smoke_tune, smoke_layout},
       {{"drops", "several drops fall into an empty tank (seed 002's multiple drops)", 2000},
-       "water", [](Params& p) { p.surface_tension = 0.5f; },
+       "flip", [](Params& p) { p.surface_tension = 0.5f; },
        [] {
          Layout l;
          l.box = Box{{0.0f, 0.0f}, {3.0f, 2.0f}};

@@ -137,6 +137,10 @@ class World {
   size_t bytes_per_particle() const;
 
  private:
+  // The water laid on a lattice of `step` with parameters p (resample.cpp);
+  // without arguments, on its own spacing with the parameters it has.
+  bool relay(glm::vec2 step, const Params& p);
+  bool relay();
   std::unique_ptr<WorldState> s_;
 };
 
