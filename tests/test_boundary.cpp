@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include "boundary.h"
 #include "tidepool/kernels.h"
@@ -50,4 +51,39 @@ TEST_CASE("walls and corners stand in for the fluid behind them", "[walls]") {
     CHECK(seen(1.5f * s, 1.5f * s) == Approx(1.0).margin(0.005));
     CHECK(seen(0.5f * s, 1.5f * s) == Approx(1.0).margin(0.005));
   }
+}
+
+// The soak's disc at the wall (../repro/disc-at-wall.txt): a disc centred
+// on the contact box's left edge, a thin capsule lying across its upper
+// half, and a particle inside the disc below the capsule. The push out of
+// the disc, straight up, crosses the capsule's core; taking that push for
+// the particle's own crossing sent it back below the capsule, along the
+// wall and into the disc again, pass after pass: it stayed 8 spacings deep
+// at 2.6 rho0 for good. Only its own motion crosses a capsule, so it now
+// leaves both.
+TEST_CASE("a particle inside a disc at the wall, under a capsule, leaves both", "[walls][obstacles]") {
+  using tidepool::Obstacle;
+  const float radius = 0.0146f;  // half a spacing
+  const tidepool::Box b{{radius, radius}, {3.0f - radius, 2.0f - radius}};
+  Obstacle disc;
+  disc.a = {radius, 0.636f};
+  disc.radius = 0.362f;
+  Obstacle bar;
+  bar.kind = Obstacle::Kind::Capsule;
+  bar.a = {-0.3f, 0.85f};
+  bar.b = {0.3f, 0.85f};
+  bar.radius = 0.02f;
+  const std::vector<Obstacle> obstacles = {disc, bar};
+  const glm::vec2 prev{radius, 0.765f};
+  glm::vec2 pos{0.0199f, 0.784f};  // its own step, still inside the disc and below the bar
+  const bool hit = tidepool::leave_obstacles(obstacles, b, prev, radius, 0.0f, &pos, [](glm::vec2) {});
+  glm::vec2 n;
+  INFO("ended at (" << pos.x << ", " << pos.y << ")");
+  CHECK(hit);
+  CHECK(tidepool::obstacle_distance(disc, pos, &n) >= 0.999f * radius);
+  CHECK(tidepool::obstacle_distance(bar, pos, &n) >= 0.999f * radius);
+  CHECK(pos.x >= b.min.x);
+  CHECK(pos.x <= b.max.x);
+  CHECK(pos.y >= b.min.y);
+  CHECK(pos.y <= b.max.y);
 }

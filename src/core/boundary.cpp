@@ -242,11 +242,11 @@ Box contact_box(const Box& box, float radius) {
   return b;
 }
 
-bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec2* pos,
-                     glm::vec2* normal) {
+bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, bool own_path, glm::vec2* pos,
+              glm::vec2* normal) {
   glm::vec2 nrm;
   float d = obstacle_distance(o, *pos, &nrm);
-  if (o.kind == Obstacle::Kind::Capsule) {
+  if (own_path && o.kind == Obstacle::Kind::Capsule) {
     // A fast particle may cross a thin capsule in one step: if its path
     // crosses the core segment, it belongs on the side it came from.
     const glm::vec2 ab = o.b - o.a;

@@ -64,7 +64,11 @@ inline float keep_inside(float c, float lo, float hi, float e) {
 // collide()'s rule for one obstacle: *pos, reached from prev in this
 // step, leaves obstacle o to `radius` off its surface plus e times its
 // penetration; returns whether it was in contact, with the outward normal.
-bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, glm::vec2* pos, glm::vec2* normal);
+// Where the particle's own path (`own_path`: *pos is where its motion took
+// it, no obstacle has moved it yet) crosses a capsule's core, it belongs on
+// the side it came from.
+bool push_out(const Obstacle& o, glm::vec2 prev, float radius, float e, bool own_path, glm::vec2* pos,
+              glm::vec2* normal);
 
 // Moves *pos, which a push out of obstacle o left outside the box b, back
 // onto the wall it crossed and along that wall out of o to `radius` off
@@ -85,18 +89,22 @@ constexpr int kObstaclePasses = 8;
 // the crevice where two overlap ends on the surface of both instead of
 // pushed from one into the other. Restitution acts on the first pass only.
 // A push out of the box slides along the wall instead, so an obstacle over
-// a wall or a corner cannot hold a particle against the container.
+// a wall or a corner cannot hold a particle against the container. Only the
+// particle's own motion counts as crossing a capsule: a push out of another
+// obstacle that crosses one is a push, or a particle inside a disc under a
+// capsule would be sent back into the disc at every pass.
 template <class Hit>
 bool leave_obstacles(const std::vector<Obstacle>& obstacles, const Box& b, glm::vec2 prev, float radius, float e,
                      glm::vec2* pos, Hit&& hit) {
   bool touched = false;
   const float still = 1e-4f * radius;
+  const glm::vec2 reached = *pos;
   for (int pass = 0; pass < kObstaclePasses; ++pass) {
     bool moved = false;
     for (const Obstacle& o : obstacles) {
       const glm::vec2 before = *pos;
       glm::vec2 normal;
-      if (!push_out(o, prev, radius, pass == 0 ? e : 0.0f, pos, &normal)) continue;
+      if (!push_out(o, prev, radius, pass == 0 ? e : 0.0f, *pos == reached, pos, &normal)) continue;
       hit(normal);
       touched = true;
       if (pos->x < b.min.x || pos->x > b.max.x || pos->y < b.min.y || pos->y > b.max.y)
