@@ -452,20 +452,20 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   // of it, the same a second whatever the steps a frame takes.
   const float per_side = cell_ / s.spacing();
   const float rest = per_side * per_side;
+  auto full = [&](int j) { return j + 1 == g_.ny ? rest * top_share_ : rest; };  // a row's cell at rest
   const float spread = 1.0f - std::pow(1.0f - P.volume_correction, 120.0f * dt);
   const CellWindow w = window_;
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i) {
       const int c = g_.cell(i, j);
-      const float full = j + 1 == ny ? rest * top_share_ : rest;
-      fill_[c] = std::min(count_[c] / full, 1.0f);
+      fill_[c] = std::min(count_[c] / full(j), 1.0f);
       source_[c] = 0.0f;
       if (type_[c] != kFluidCell) continue;
       // Below the surface (no air beside it) a cell is full at rest: one
       // emptier draws its neighbours in. Surface cells are partly full.
       const bool inside = (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
                           (j == 0 || type_[c - nx] != kAirCell) && (j + 1 == ny || type_[c + nx] != kAirCell);
-      const float excess = count_[c] / full - 1.0f;
+      const float excess = count_[c] / full(j) - 1.0f;
       if (excess > 0.0f || inside) source_[c] = spread * excess / dt;
     }
   const bool tension = P.surface_tension > 0.0f;
@@ -479,7 +479,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
     const int i = std::clamp(static_cast<int>((p.x[k] - g_.origin.x) / g_.dx), 0, nx - 1);
     const int j = std::clamp(static_cast<int>((p.y[k] - g_.origin.y) / g_.dx), 0, ny - 1);
     p.pressure[k] = finite_float(double(P.rest_density) * phi_[g_.cell(i, j)] / dt);
-    p.density[k] = P.rest_density * count_[g_.cell(i, j)] / (j + 1 == ny ? rest * top_share_ : rest);
+    p.density[k] = P.rest_density * count_[g_.cell(i, j)] / full(j);
   }
   clock.lap(kStagePressure);
   mark_known();
