@@ -516,8 +516,10 @@ int bench(int argc, char** argv) {
     args.do_capacity = false;
   }
   const double window = args.quick ? 0.05 : kWindow;
-  if (std::find_if(args.solvers.begin(), args.solvers.end(), [](const char* s) { return std::string(s) == "stable"; }) !=
-      args.solvers.end()) {
+  auto benched = [&](const std::string& name) {
+    return std::any_of(args.solvers.begin(), args.solvers.end(), [&](const char* s) { return name == s; });
+  };
+  if (benched("stable")) {
     if (args.solvers.size() > 1) {
       std::fprintf(stderr, "tidepool bench: --solver stable has a bench of its own: give it alone\n");
       return 2;
@@ -544,8 +546,7 @@ int bench(int argc, char** argv) {
   // FLIP's cost should follow the water, not the tank: the same column in
   // the bench's tank and in one of 4x its area, over the same early window
   // (the collapse, before the front meets the nearer wall).
-  if (std::find_if(args.solvers.begin(), args.solvers.end(), [](const char* s) { return std::string(s) == "flip"; }) !=
-      args.solvers.end()) {
+  if (benched("flip")) {
     Measurement small{}, large{};
     if (!measure("flip", kTankParticles, window, engine, &small) ||
         !measure("flip", kTankParticles, window, engine, &large, kTankScale))

@@ -88,7 +88,7 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   void grid_to_particles(WorldState& s, float dt);
   void velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change = nullptr) const;
   // The window's cells, and its u and v faces.
-  FaceRect cells() const { return {window_.i0, window_.j0, window_.i1, window_.j1}; }
+  FaceRect cells() const { return window_; }
   FaceRect u_faces() const { return {window_.i0, window_.j0, window_.i1 + 1, window_.j1}; }
   FaceRect v_faces() const { return {window_.i0, window_.j0, window_.i1, window_.j1 + 1}; }
 
@@ -174,18 +174,30 @@ void FlipSolver::clear_window() {
 // index made from it is always in the grid.
 inline float clamp_coordinate(float f, int n) { return f > 0.0f ? std::min(f, float(n - 1)) : 0.0f; }
 
+// The bilinear stencil at (fx, fy), in face units of a w x h face grid
+// (clamped into it): faces k, k + 1, k + w and k + w + 1, with their
+// weights. Both transfers use it: particles to grid and grid to particles.
+struct Bilinear {
+  int k;
+  float w00, w10, w01, w11;
+};
+inline Bilinear bilinear(int w, int h, float fx, float fy) {
+  fx = clamp_coordinate(fx, w);
+  fy = clamp_coordinate(fy, h);
+  const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
+  const float tx = fx - float(i), ty = fy - float(j);
+  return {j * w + i, (1.0f - tx) * (1.0f - ty), tx * (1.0f - ty), (1.0f - tx) * ty, tx * ty};
+}
+
 // Bilinear weights of particle p on the faces of one component: the face
 // grid is w x h, its entry (i, j) at origin + dx (i + ox, j + oy).
 template <class F>
 inline void for_weights(const MacGrid& g, glm::vec2 p, int w, int h, float ox, float oy, F&& f) {
-  const float fx = clamp_coordinate((p.x - g.origin.x) / g.dx - ox, w);
-  const float fy = clamp_coordinate((p.y - g.origin.y) / g.dx - oy, h);
-  const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
-  const float tx = fx - float(i), ty = fy - float(j);
-  f(j * w + i, (1.0f - tx) * (1.0f - ty));
-  f(j * w + i + 1, tx * (1.0f - ty));
-  f((j + 1) * w + i, (1.0f - tx) * ty);
-  f((j + 1) * w + i + 1, tx * ty);
+  const Bilinear b = bilinear(w, h, (p.x - g.origin.x) / g.dx - ox, (p.y - g.origin.y) / g.dx - oy);
+  f(b.k, b.w00);
+  f(b.k + 1, b.w10);
+  f(b.k + w, b.w01);
+  f(b.k + w + 1, b.w11);
 }
 
 // Particles to grid (on arrays that are 0 outside the last window, cleared
@@ -206,8 +218,8 @@ void FlipSolver::particles_to_grid(const WorldState& s) {
       wv_[f] += w;
     });
     for_weights(g_, x, nx, ny, 0.5f, 0.5f, [&](int c, float w) { count_[c] += w; });
-    const int i = std::clamp(static_cast<int>((x.x - g_.origin.x) / g_.dx), 0, nx - 1);
-    const int j = std::clamp(static_cast<int>((x.y - g_.origin.y) / g_.dx), 0, ny - 1);
+    int i, j;
+    g_.cell_at(x, &i, &j);
     type_[g_.cell(i, j)] = kFluidCell;
     i_lo = std::min(i_lo, i), i_hi = std::max(i_hi, i);
     j_lo = std::min(j_lo, j), j_hi = std::max(j_hi, j);
@@ -348,14 +360,10 @@ void FlipSolver::surface_tension(const WorldState& s, float dt) {
 // face units, with one set of weights: *a from f, and *b from g unless b
 // is null.
 inline void sample2(const float* f, const float* g, int w, int h, float fx, float fy, float* a, float* b) {
-  fx = clamp_coordinate(fx, w);
-  fy = clamp_coordinate(fy, h);
-  const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
-  const float tx = fx - float(i), ty = fy - float(j);
-  const float w00 = (1.0f - tx) * (1.0f - ty), w10 = tx * (1.0f - ty), w01 = (1.0f - tx) * ty, w11 = tx * ty;
-  const int k = j * w + i;
-  *a = w00 * f[k] + w10 * f[k + 1] + w01 * f[k + w] + w11 * f[k + w + 1];
-  if (b) *b = w00 * g[k] + w10 * g[k + 1] + w01 * g[k + w] + w11 * g[k + w + 1];
+  const Bilinear s = bilinear(w, h, fx, fy);
+  const int k = s.k;
+  *a = s.w00 * f[k] + s.w10 * f[k + 1] + s.w01 * f[k + w] + s.w11 * f[k + w + 1];
+  if (b) *b = s.w00 * g[k] + s.w10 * g[k + 1] + s.w01 * g[k + w] + s.w11 * g[k + w + 1];
 }
 
 // The grid velocity at p, and the step's change of it unless change is null.
@@ -476,8 +484,8 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   st.cells = nx * ny;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
   for (int k = 0; k < p.size(); ++k) {
-    const int i = std::clamp(static_cast<int>((p.x[k] - g_.origin.x) / g_.dx), 0, nx - 1);
-    const int j = std::clamp(static_cast<int>((p.y[k] - g_.origin.y) / g_.dx), 0, ny - 1);
+    int i, j;
+    g_.cell_at({p.x[k], p.y[k]}, &i, &j);
     p.pressure[k] = finite_float(double(P.rest_density) * phi_[g_.cell(i, j)] / dt);
     p.density[k] = P.rest_density * count_[g_.cell(i, j)] / full(j);
   }

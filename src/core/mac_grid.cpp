@@ -14,7 +14,7 @@ float MacGrid::divergence(int i, int j) const {
 }
 
 int MacGrid::contain(float vmax, CellWindow window) {
-  const CellWindow w = all_or(window);
+  const CellWindow w = window.or_whole(nx, ny);
   int hits = 0;
   auto hold = [&](float& x) {
     if (!(std::fabs(x) <= vmax)) {
@@ -94,7 +94,7 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
                          const std::vector<float>* source, float max_speed, const FreeSurface& surface,
                          CellWindow window) {
   MacGrid& g = *grid;
-  const CellWindow w = g.all_or(window);
+  const CellWindow w = window.or_whole(g.nx, g.ny);
   const int contained = g.contain(max_speed, w);
   const int nx = g.nx, ny = g.ny;
   const size_t cells = static_cast<size_t>(nx) * ny;

@@ -31,6 +31,11 @@ struct MacGrid {
   glm::vec2 u_face(int i, int j) const { return origin + dx * glm::vec2(float(i), float(j) + 0.5f); }
   glm::vec2 v_face(int i, int j) const { return origin + dx * glm::vec2(float(i) + 0.5f, float(j)); }
   glm::vec2 centre(int i, int j) const { return origin + dx * glm::vec2(float(i) + 0.5f, float(j) + 0.5f); }
+  // The cell (*i, *j) that holds point x, clamped into the grid.
+  void cell_at(glm::vec2 x, int* i, int* j) const {
+    *i = std::clamp(static_cast<int>((x.x - origin.x) / dx), 0, nx - 1);
+    *j = std::clamp(static_cast<int>((x.y - origin.y) / dx), 0, ny - 1);
+  }
   float height() const { return dx * float(ny); }
   // (u_right - u_left + v_top - v_bottom) / dx at cell (i, j).
   float divergence(int i, int j) const;
@@ -39,8 +44,6 @@ struct MacGrid {
   // becomes finite and at most vmax in size (a NaN becomes 0). Returns how
   // many faces needed it.
   int contain(float vmax, CellWindow window = {});
-  // The window itself, or the whole grid for an empty one.
-  CellWindow all_or(CellWindow w) const { return w.empty() ? CellWindow{0, 0, nx, ny} : w; }
 
   void resize(int cells_x, int cells_y, float cell_size, glm::vec2 at) {
     nx = cells_x;
@@ -135,9 +138,9 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
 // (stable for a <= 1/4: the 5-point Laplacian's largest eigenvalue is 8),
 // else backward Euler by conjugate gradients with a Jacobi preconditioner,
 // unconditionally stable.
-struct FaceRect {
-  int i0, j0, i1, j1;
-};
+// A rectangle [i0, i1) x [j0, j1) of faces: the same indices as a window
+// of cells.
+using FaceRect = CellWindow;
 // Calls f(k0, k1) for each row of rectangle r of a w-wide array: that
 // row's entries are [k0, k1).
 template <class F>

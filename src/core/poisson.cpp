@@ -61,7 +61,7 @@ void gather_window(const std::vector<T>& grid, int grid_nx, CellWindow w, std::v
 
 void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface,
                               CellWindow window) {
-  window_ = window.empty() ? CellWindow{0, 0, nx, ny} : window;
+  window_ = window.or_whole(nx, ny);
   grid_nx_ = nx;
   gather_window(types, nx, window_, &window_types_);
   const int wx = window_.nx(), wy = window_.ny();

@@ -40,6 +40,8 @@ struct CellWindow {
   int ny() const { return j1 - j0; }
   bool empty() const { return i1 <= i0 || j1 <= j0; }
   size_t cells() const { return empty() ? 0 : static_cast<size_t>(nx()) * ny(); }
+  // Itself, or the whole nx x ny grid where it is empty (no window given).
+  CellWindow or_whole(int grid_nx, int grid_ny) const { return empty() ? CellWindow{0, 0, grid_nx, grid_ny} : *this; }
 };
 
 struct PoissonResult {
