@@ -49,6 +49,15 @@ inline std::vector<int> vector_widths() {
   return widths;
 }
 
+// n particles piled within a tenth of h around `at`, far denser than any
+// flow makes them.
+inline void add_pile(World& w, int n, glm::vec2 at) {
+  const float h = w.params().h;
+  for (int k = 0; k < n; ++k)
+    w.add_particle({at.x + 0.1f * h * std::cos(0.37f * k) * (k % 7) / 7.0f,
+                    at.y + 0.1f * h * std::sin(0.37f * k) * (k % 5) / 5.0f});
+}
+
 // A square block of n x n particles at spacing s, centred at (cx, cy), with
 // random velocities of magnitude up to vmax, in a box so large no particle
 // reaches a wall.

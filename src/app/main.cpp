@@ -54,16 +54,27 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
   const int iterations = sum.solver_iterations + st.solver_iterations;
   const int divergence = sum.divergence_iterations + st.divergence_iterations;
   const float max_err = std::max(sum.max_density_error, st.max_density_error);
-  std::array<double, tidepool::kStageCount> stages = sum.stage_ms;
-  for (int k = 0; k < tidepool::kStageCount; ++k) stages[k] += st.stage_ms[k];
+  std::array<double, tidepool::kStageCount> stages = sum.stage_ms, stage_work = sum.stage_work;
+  for (int k = 0; k < tidepool::kStageCount; ++k) {
+    stages[k] += st.stage_ms[k];
+    stage_work[k] += st.stage_work[k];
+  }
   const bool cap = sum.substep_cap_hit || st.substep_cap_hit;
+  const bool work_cap = sum.work_cap_hit || st.work_cap_hit;
+  // The ticks' work and their limits add up (an empty sum has no limit).
+  const bool empty = sum.substeps == 0 && sum.work == 0.0;
+  const double work = sum.work + st.work, limit = (empty ? 0.0 : sum.work_limit) + st.work_limit;
   sum = st;  // latest values for everything else
   sum.substeps = substeps;
   sum.solver_iterations = iterations;
   sum.divergence_iterations = divergence;
   sum.max_density_error = max_err;
   sum.stage_ms = stages;
+  sum.stage_work = stage_work;
   sum.substep_cap_hit = cap;
+  sum.work_cap_hit = work_cap;
+  sum.work = work;
+  sum.work_limit = limit;
 }
 
 // Auto quality's choice (quality.h), taken in place: the running water is

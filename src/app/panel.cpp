@@ -113,6 +113,7 @@ void stats_section(App& app) {
   }
   const ImVec4 amber(1.0f, 0.7f, 0.3f, 1.0f);
   if (f.substep_cap_hit) message(amber, "slow motion: more substeps needed than max_substeps");
+  if (f.work_cap_hit) message(amber, "slow motion: a frame's work reached work_bound");
   if (f.contained) message(amber, "safety net caught " + std::to_string(f.contained_particles) + " particles");
 }
 
@@ -320,8 +321,15 @@ void stages_section(const App& app) {
     std::snprintf(label, sizeof(label), "%.2f ms", f.stage_ms[k]);
     ImGui::ProgressBar(frac, ImVec2(ImGui::GetFontSize() * 7.0f, 0.0f), label);
     ImGui::SameLine();
-    ImGui::TextUnformatted(tidepool::stage_name(k));
+    ImGui::Text("%-10s %8.3g", tidepool::stage_name(k), f.stage_work[k]);
   }
+  // The work in ordinary frames (FrameStats::work): the bound is work_bound of them.
+  const double ordinary = f.work_limit / app.world.params().work_bound;
+  ImGui::Text("work %.3g: %.1f ordinary frames of %.0f", f.work, ordinary > 0.0 ? f.work / ordinary : 0.0,
+              static_cast<double>(app.world.params().work_bound));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("machine-independent work: a term per particle and neighbour in each pass over them,\n"
+                      "a cell in each pass over a grid; past work_bound ordinary frames a frame ends early");
 }
 
 }  // namespace

@@ -160,6 +160,12 @@ SeedReport run_seed(uint32_t seed, const SoakOptions& o) {
   r.closest_obstacle = s.closest_obstacle;
   r.wedged = s.wedged;
   r.creviced = s.creviced;
+  r.slowest_frame = s.slowest.frame;
+  r.slowest_ms = s.slowest.ms;
+  r.slowest_work = s.slowest.work;
+  r.slowest_limit = s.slowest.limit;
+  r.slowest_particles = s.slowest.particles;
+  r.most_work_share = s.most_work_share;
   if (!ok) {
     r.violated = true;
     r.violation_frame = s.frame();
@@ -185,11 +191,13 @@ SoakReport run_soak(const SoakOptions& o) {
       std::fprintf(o.log,
                    "seed %u: %ld frames, %ld actions (%ld loads, %ld solver switches, %ld refused), peak %d particles, "
                    "peak RSS %.0f MiB, %ld steady frames, safety net in %ld frames, closest to an obstacle %.2f spacings (inside: %ld at a "
-                   "wall, %ld in a crevice), "
+                   "wall, %ld in a crevice), most work %.0f %% of a frame's bound, slowest frame %ld: %.0f ms, %d particles, "
+                   "work %.3g (%.0f %% of its bound), "
                    "%s (%.1f s)\n",
                    r.seed, r.frames, r.actions, r.loads, r.switches, r.refusals, r.peak_particles, r.peak_rss_mb,
                    r.steady_frames, r.contained_frames, static_cast<double>(std::isfinite(r.closest_obstacle) ? r.closest_obstacle : 0.0f),
-                   r.wedged, r.creviced,
+                   r.wedged, r.creviced, 100.0 * r.most_work_share, r.slowest_frame, r.slowest_ms,
+                   r.slowest_particles, r.slowest_work, 100.0 * r.slowest_work / r.slowest_limit,
                    r.violated ? "VIOLATION" : "ok", r.wall_seconds);
       if (r.violated) {
         std::fprintf(o.log, "  %s\n", r.violation.c_str());
@@ -202,11 +210,20 @@ SoakReport run_soak(const SoakOptions& o) {
     }
     report.seeds.push_back(std::move(r));
   }
-  if (o.log) {
+  if (o.log && !report.seeds.empty()) {
     std::string seeds;
     for (size_t k = 0; k < o.seeds.size(); ++k) seeds += (k ? "," : "") + std::to_string(o.seeds[k]);
     std::fprintf(o.log, "soak: %ld frames, %ld actions, seeds %s, %d violations (%.1f s)\n", report.frames,
                  report.actions, seeds.c_str(), report.violations, now_s() - t0);
+    auto most = [&](auto field) {
+      return *std::max_element(report.seeds.begin(), report.seeds.end(),
+                               [&](const SeedReport& a, const SeedReport& b) { return field(a) < field(b); });
+    };
+    const SeedReport& longest = most([](const SeedReport& x) { return x.wall_seconds; });
+    const SeedReport& slowest = most([](const SeedReport& x) { return x.slowest_ms; });
+    std::fprintf(o.log, "soak: longest seed %u (%.1f s); slowest frame: seed %u frame %ld, %.0f ms, %d particles, work %.3g (%.0f %% of its bound)\n",
+                 longest.seed, longest.wall_seconds, slowest.seed, slowest.slowest_frame, slowest.slowest_ms,
+                 slowest.slowest_particles, slowest.slowest_work, 100.0 * slowest.slowest_work / slowest.slowest_limit);
   }
   return report;
 }

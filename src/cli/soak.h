@@ -39,6 +39,13 @@ struct SeedReport {
   long wedged = 0;                // particle-frames inside an obstacle, held there by a wall
   long creviced = 0;              // ... pushed there out of another obstacle
   double wall_seconds = 0.0;
+  // The frame of the longest wall time: its number, time, work, the
+  // frame's bound on it, and the particles; and the largest share of its
+  // bound any frame's work took.
+  long slowest_frame = -1;
+  double slowest_ms = 0.0, slowest_work = 0.0, slowest_limit = 0.0;
+  int slowest_particles = 0;
+  double most_work_share = 0.0;
   bool violated = false;
   long violation_frame = -1;
   std::string violation, repro_path;

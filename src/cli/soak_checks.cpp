@@ -22,7 +22,10 @@ bool Session::advance() {
   }
   const FrameStats& st = last_;
   const int n = world_.count();
-  trace_frame(steady, t0);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (ms > slowest.ms) slowest = {frame_, ms, st.work, st.work_limit, n};
+  most_work_share = std::max(most_work_share, st.work / st.work_limit);
+  trace_frame(steady, ms);
   peak_particles = std::max(peak_particles, n);
   peak_since_load_ = std::max(peak_since_load_, n);
   peak_neighbours_ = std::max(peak_neighbours_, last_.mean_neighbours);
@@ -39,7 +42,7 @@ bool Session::advance() {
   if (!check_count(b, ids)) return false;
   if (!check_obstacles(st, b.max_id, b.spacing)) return false;
   if (!check_sinks(st, b.max_id)) return false;
-  if (!check_safety_net(steady) || !check_memory()) return false;
+  if (!check_safety_net(steady) || !check_memory() || !check_work()) return false;
   ++frame_;
   return true;
 }
@@ -79,13 +82,15 @@ Session::Before Session::before_frame() const {
   return b;
 }
 
-void Session::trace_frame(bool steady, std::chrono::steady_clock::time_point t0) const {
+void Session::trace_frame(bool steady, double ms) const {
   if (!rules_.trace) return;
   const FrameStats& st = last_;
-  std::fprintf(rules_.trace, "%ld: %d particles, %d cells, %d substeps, %.1f neighbours, max speed %s, net %d, %s, %.1f ms\n",
+  std::fprintf(rules_.trace,
+               "%ld: %d particles, %d cells, %d substeps, %.1f neighbours, max speed %s, net %d, work %.3g of %.3g, %s, "
+               "%.1f ms\n",
                frame_, world_.count(), st.cells, st.substeps, static_cast<double>(st.mean_neighbours),
-               fmt(st.max_speed).c_str(), st.contained_particles, steady ? "steady" : "unsteady",
-               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+               fmt(st.max_speed).c_str(), st.contained_particles, st.work, st.work_limit,
+               steady ? "steady" : "unsteady", ms);
 }
 
 // The frame's stats are finite, and time moved with the substeps.
@@ -296,6 +301,21 @@ bool Session::check_safety_net(bool steady) {
                (frame_ - last_load_ <= kSettleFrames
                     ? ", " + std::to_string(frame_ - last_load_) + " frames after the load"
                     : std::string()));
+  return true;
+}
+
+// The frame's work within its bound (World::advance). A frame takes one
+// substep whatever it costs, so that time moves: under a bound set below
+// one substep's cost, a frame of one substep is held to the largest bound.
+bool Session::check_work() {
+  const FrameStats& st = last_;
+  const float bound = world_.params().work_bound;
+  const double most_bound = find_param("work_bound")->max;
+  const double limit = st.substeps == 1 ? std::max(st.work_limit, st.work_limit / bound * most_bound) : st.work_limit;
+  if (!(st.work <= limit))
+    return bad("the frame's work " + fmt(st.work) + " passed its bound " + fmt(limit) + " (" +
+               std::to_string(st.substeps) + " substeps, " + std::to_string(world_.count()) + " particles, " +
+               fmt(st.mean_neighbours) + " neighbours, " + std::to_string(st.solver_iterations) + " iterations)");
   return true;
 }
 

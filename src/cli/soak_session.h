@@ -35,7 +35,8 @@
 //   - memory: the world's arrays stay within 4 KiB a particle (of the
 //     largest count since the load) plus 256 MiB, and the process's
 //     resident set within a bound (Linux: /proc/self/statm);
-//   - the safety net does not fire in steady play (see Session::steadiness).
+//   - the safety net does not fire in steady play (see Session::steadiness);
+//   - the frame's work (FrameStats::work) is within its bound, work_limit.
 #pragma once
 
 #include <chrono>
@@ -182,6 +183,13 @@ class Session {
   float closest_obstacle = std::numeric_limits<float>::infinity();
   long wedged = 0;    // particle-frames inside an obstacle where the walls win
   long creviced = 0;  // ... where another obstacle blocks the way out
+  // The frame of the longest wall time, with its work and bound.
+  struct Slowest {
+    long frame = -1;
+    double ms = 0.0, work = 0.0, limit = 0.0;
+    int particles = 0;
+  } slowest;
+  double most_work_share = 0.0;  // the largest work / work_limit of a frame
 
   // Executes one action line and checks what the API promises for it.
   Outcome apply(const std::string& line);
@@ -227,7 +235,7 @@ class Session {
   // advance()'s steps and checks, in the order it runs them.
   bool steadiness();
   Before before_frame() const;
-  void trace_frame(bool steady, std::chrono::steady_clock::time_point t0) const;
+  void trace_frame(bool steady, double ms) const;
   bool check_stats(double time_before);
   bool check_finite();
   bool check_count(const Before& b, const std::vector<uint32_t>& ids);
@@ -236,6 +244,7 @@ class Session {
   bool check_sinks(const tidepool::FrameStats& st, long max_id_before);
   bool check_safety_net(bool steady);
   bool check_memory();
+  bool check_work();
 
   void note_drawn(size_t added);
   Snapshot snapshot() const;

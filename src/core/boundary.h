@@ -122,6 +122,11 @@ bool leave_obstacles(const std::vector<Obstacle>& obstacles, const Box& b, glm::
 // boundary.cpp).
 void collide(WorldState& s);
 
+// Moves apart the particles of an SPH solver closer than min_separation
+// rest spacings, and stops them closing (separation.cpp): the bound on
+// density, and on neighbours. Returns its work.
+double keep_apart(WorldState& s);
+
 // Obstacles by shape, with ids from *next_id; -1 when the shape is invalid
 // (not finite, radius <= 0).
 int add_obstacle(std::vector<Obstacle>& obstacles, Obstacle o, int* next_id);

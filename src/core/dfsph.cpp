@@ -53,25 +53,30 @@ using List = NeighbourLists::List;
 class DfsphSolver final : public SolverBase<DfsphSolver> {
  public:
   void step(WorldState& s, float dt, StageClock& clock, FrameStats& st) override {
+    const int n = s.particles.size();
     density_pass(s);
+    const double sweep = sweep_work(n, mean_neighbours(n));
+    st.work += sweep;
     clock.lap(kStageDensity);
     // Bender & Koschier 2015, Alg. 1: the divergence solve ends the
     // previous step in the paper; it runs first here, on fresh neighbours.
-    if (s.params.divergence_solver) st.divergence_iterations += solve(s, dt, true, nullptr, &st.solver_passes);
+    if (s.params.divergence_solver) st.divergence_iterations += solve(s, dt, true, nullptr, sweep, st);
     clock.lap(kStagePressure);
     ForceOptions forces;  // all but pressure, which the solves add
     forces.wall_gx = wall_gx_.data();
     forces.wall_gy = wall_gy_.data();
     forces.wall_lap = wall_lap_.data();
     compute_forces(s, dt, forces);
+    st.work += sweep;
     clock.lap(kStageForces);
     float error = 0.0f;
-    st.solver_iterations += density_solve(s, dt, &error, &st.solver_passes);
+    st.solver_iterations += density_solve(s, dt, &error, sweep, st);
     // A non-finite error means the step blew up; the safety net repairs
     // the particles, and the stats stay printable.
     st.solver_error = std::isfinite(error) ? error : -1.0f;
     clock.lap(kStagePressure);
     integrate(s, dt, Integration::PositionsOnly);
+    st.work += n;
     clock.lap(kStageIntegrate);
   }
 
@@ -103,8 +108,8 @@ class DfsphSolver final : public SolverBase<DfsphSolver> {
   void predict_velocities(WorldState& s, float dt, bool divergence);
   double predict(WorldState& s, float dt, bool divergence, float* largest);
   void apply_kappa(WorldState& s, float dt);
-  int solve(WorldState& s, float dt, bool divergence, float* error, int* passes);
-  int density_solve(WorldState& s, float dt, float* error, int* passes);
+  int solve(WorldState& s, float dt, bool divergence, float* error, double sweep, FrameStats& st);
+  int density_solve(WorldState& s, float dt, float* error, double sweep, FrameStats& st);
 
   Array<float> kappa_, kappa_v_;   // carried: the density and divergence solves' stiffness
   Array<float> neighbours_;        // per particle, self excluded
@@ -389,9 +394,12 @@ double DfsphSolver::predict(WorldState& s, float dt, bool divergence, float* lar
 
 // One solve (density or divergence): warm start, then Jacobi iterations
 // until the mean error is below the tolerance (and, in the density solve,
-// every particle's below max_compression). Returns the iterations and
-// adds its passes over the lists to *passes.
-int DfsphSolver::solve(WorldState& s, float dt, bool divergence, float* error_out, int* passes) {
+// every particle's below max_compression), or the frame's work bound
+// leaves no room for another iteration (two passes of `sweep` each) and
+// the rest of the step.
+// Returns the iterations, and adds its passes over the lists and their
+// work to st.
+int DfsphSolver::solve(WorldState& s, float dt, bool divergence, float* error_out, double sweep, FrameStats& st) {
   const Params& P = s.params;
   const int n = s.particles.size();
   Array<float>& kappa = divergence ? kappa_v_ : kappa_;
@@ -421,7 +429,9 @@ int DfsphSolver::solve(WorldState& s, float dt, bool divergence, float* error_ou
   if (warm) apply_kappa(s, dt);
   // Passes: the warm start's prediction and update, then each iteration's
   // prediction and update, and the prediction that stops the loop.
-  *passes += warm ? 2 : 1;
+  const int warm_passes = warm ? 2 : 1;
+  st.solver_passes += warm_passes;
+  st.work += warm_passes * sweep;
   // The density solve stops on the mean error and on the largest one (the
   // divergence solve on the mean): a mean within tolerance can hide a few
   // particles compressed far more (the corners of a large pool), whose
@@ -431,8 +441,11 @@ int DfsphSolver::solve(WorldState& s, float dt, bool divergence, float* error_ou
   for (;; ++it) {
     float top = 0.0f;  // stays 0 for the divergence solve
     error = predict(s, dt, divergence, divergence ? nullptr : &top);
-    ++*passes;
-    if ((error <= P.tolerance && top <= P.max_compression) || it >= P.max_iterations) break;
+    ++st.solver_passes;
+    st.work += sweep;
+    if ((error <= P.tolerance && top <= P.max_compression) || it >= P.max_iterations ||
+        !within_bound(st, (2.0 + kSphStepTail) * sweep + kSphParticleTail * n))
+      break;
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;
     s.loops.parallel(n, [&](int begin, int end) {
@@ -452,13 +465,14 @@ int DfsphSolver::solve(WorldState& s, float dt, bool divergence, float* error_ou
       }
     });
     apply_kappa(s, dt);
-    ++*passes;
+    ++st.solver_passes;
+    st.work += sweep;
   }
   if (error_out) *error_out = static_cast<float>(error);
   return it;
 }
 
-int DfsphSolver::density_solve(WorldState& s, float dt, float* error_out, int* passes) {
+int DfsphSolver::density_solve(WorldState& s, float dt, float* error_out, double sweep, FrameStats& st) {
   Particles& p = s.particles;
   const int n = p.size();
   // Non-pressure accelerations first: v* = v + dt a (Alg. 1).
@@ -478,7 +492,7 @@ int DfsphSolver::density_solve(WorldState& s, float dt, float* error_out, int* p
     for (int i = 0; i < n; ++i)
       if (near_obstacle_[i]) obstacle_contacts_.push_back(i);
   }
-  const int it = solve(s, dt, false, error_out, passes);
+  const int it = solve(s, dt, false, error_out, sweep, st);
   // Both solves apply pressure accelerations of the same form, so the
   // pressure acting this step is their sum.
   s.loops.parallel(n, [&](int begin, int end) {

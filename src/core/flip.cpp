@@ -74,14 +74,32 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   bool sph_bounds() const override { return false; }
   bool sorts_particles() const override { return false; }
   float mean_neighbours(int) const override { return 0.0f; }
+  // An ordinary frame: kOrdinaryPerParticle per particle (its two
+  // transfers and its share of the cells' passes at about four particles a
+  // cell) and kOrdinaryGridPasses over the whole grid. The liquid scenes'
+  // frames do 9 to 21 per particle, 54 at most.
+  double ordinary_work(const WorldState& s) const override {
+    constexpr double kOrdinaryPerParticle = 16.0, kOrdinaryGridPasses = 4.0;
+    const Shape g = shape(s);
+    return kOrdinaryPerParticle * s.particles.size() + kOrdinaryGridPasses * g.nx * g.ny;
+  }
   size_t bytes() const override;
 
  private:
+  // The grid fit() lays over the box: cells of flip_cell spacings (or more,
+  // where the box would hold more than kMaxCells along a side), at least 4
+  // along each side.
+  struct Shape {
+    float cell = 0.0f;  // the cell's side asked for
+    int nx = 0, ny = 0;
+    float dx = 0.0f;    // the side that fits the box's width
+  };
+  static Shape shape(const WorldState& s);
   void fit(const WorldState& s);
   void clear_window();
   void particles_to_grid(const WorldState& s);
   void add_forces(const WorldState& s, float dt);
-  void viscosity(const WorldState& s, float dt);
+  void viscosity(const WorldState& s, float dt, FrameStats& st);
   void surface_tension(const WorldState& s, float dt);
   void mark_known();
   void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers);
@@ -130,17 +148,25 @@ int extrapolation_layers(const Params& P) { return static_cast<int>(std::ceil(0.
 // rest against it, and the projection would keep drawing the water into a
 // strip the wall keeps it out of, a slosh that never dies; water rarely
 // rests against the ceiling.
-constexpr int kMaxCells = 1024;
+constexpr int kMaxCells = 512;
+FlipSolver::Shape FlipSolver::shape(const WorldState& s) {
+  const glm::vec2 size = s.box.max - s.box.min;
+  Shape g;
+  g.cell = std::max(s.params.flip_cell * s.spacing(), std::max(size.x, size.y) / float(kMaxCells));
+  g.nx = std::max(4, static_cast<int>(std::ceil(size.x / g.cell)));
+  g.dx = size.x / float(g.nx);
+  g.ny = std::max(4, static_cast<int>(std::ceil(size.y / g.dx - 1e-4f)));
+  return g;
+}
+
 void FlipSolver::fit(const WorldState& s) {
-  const glm::vec2 extent = s.box.max - s.box.min;
-  const float cell = std::max(s.params.flip_cell * s.spacing(), std::max(extent.x, extent.y) / float(kMaxCells));
-  if (cell != cell_ || s.box.min != box_.min || s.box.max != box_.max) {
-    cell_ = cell;
+  const Shape shaped = shape(s);
+  if (shaped.cell != cell_ || s.box.min != box_.min || s.box.max != box_.max) {
+    cell_ = shaped.cell;
     box_ = s.box;
     const glm::vec2 size = s.box.max - s.box.min;
-    const int nx = std::max(4, static_cast<int>(std::ceil(size.x / cell)));
-    const float dx = size.x / float(nx);
-    const int ny = std::max(4, static_cast<int>(std::ceil(size.y / dx - 1e-4f)));
+    const int nx = shaped.nx, ny = shaped.ny;
+    const float dx = shaped.dx;
     g_.resize(nx, ny, dx, s.box.min);
     top_share_ = std::clamp(size.y / dx - float(ny - 1), 1e-3f, 1.0f);
     const size_t cells = static_cast<size_t>(nx) * ny;
@@ -293,7 +319,7 @@ void FlipSolver::add_forces(const WorldState& s, float dt) {
 
 // Viscosity on the faces that carry fluid (mac_grid.cpp), with nu = mu /
 // rho0 and no-slip walls: the bed friction that slows a real surge.
-void FlipSolver::viscosity(const WorldState& s, float dt) {
+void FlipSolver::viscosity(const WorldState& s, float dt, FrameStats& st) {
   const float nu = s.params.viscosity / s.params.rest_density;
   const float a = nu * dt / (g_.dx * g_.dx);
   if (!(a > 1e-7f)) return;
@@ -307,11 +333,13 @@ void FlipSolver::viscosity(const WorldState& s, float dt) {
   for (int j = fu.j0; j < fu.j1; ++j)
     for (int i = fu.i0; i < fu.i1; ++i)
       free_[g_.u_index(i, j)] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j));
-  diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, fu, &work_);
+  st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, passes_within(st, double(fu.cells()), kViscousIterations), fu,
+                           &work_);
   for (int j = fv.j0; j < fv.j1; ++j)
     for (int i = fv.i0; i < fv.i1; ++i)
       free_[g_.v_index(i, j)] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j));
-  diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, fv, &work_);
+  st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, passes_within(st, double(fv.cells()), kViscousIterations), fv,
+                           &work_);
 }
 
 // Surface tension as the pressure jump sigma kappa across the surface
@@ -438,6 +466,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   fit(s);
   clear_window();
   particles_to_grid(s);
+  st.work += p.size() + static_cast<double>(window_.cells());
   // Every face of a fluid cell has a particle's weight, so the projection,
   // the viscous faces and the change FLIP reads at the particles need no
   // extrapolation: only the flow the particles' paths cross beside the
@@ -449,7 +478,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   // Viscosity before the forces: gravity's hydrostatic part is a gradient
   // that the projection removes whole, where a viscous step after it would
   // turn it into currents along the no-slip walls.
-  viscosity(s, dt);
+  viscosity(s, dt, st);
   add_forces(s, dt);
   clock.lap(kStageForces);
   // The volume: a fluid cell holds (cell / spacing)^2 particles at rest
@@ -478,8 +507,8 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
     }
   const bool tension = P.surface_tension > 0.0f;
   if (tension) surface_tension(s, dt);
-  project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_, &source_,
-          P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w)
+  project(&g_, type_, P.pressure_tolerance, passes_within(st, static_cast<double>(w.cells()), P.pressure_iterations),
+          s.loops, &poisson_, &phi_, &rhs_, &source_, P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w)
       .record(st);
   st.cells = nx * ny;
   // The pressure at the particles: p = rho0 phi / dt in their cell.
@@ -492,6 +521,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   clock.lap(kStagePressure);
   mark_known();
   grid_to_particles(s, dt);
+  st.work += p.size() + static_cast<double>(window_.cells());
   clock.lap(kStageTransfer);
 }
 

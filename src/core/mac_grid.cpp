@@ -161,6 +161,7 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   out.contained = contained + g.contain(max_speed, w);
   out.iterations = res.iterations;
   out.residual = res.residual;
+  out.work = static_cast<double>(w.cells()) * (res.iterations + 2);  // with the divergence and the gradient
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i)
       if (type[g.cell(i, j)] == kFluidCell) out.max_divergence = std::max(out.max_divergence, std::fabs(excess(i, j)));
@@ -172,8 +173,8 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
 // the number of its sides beyond the grid's edge. The explicit step is the
 // same operator applied forward: f_k += a (sum of free neighbours - (4 +
 // g_k) f_k + 2 sum of walls).
-void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
-                   float a, FaceRect rect, std::vector<float>* work) {
+double diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
+                     float a, int max_iterations, FaceRect rect, std::vector<float>* work) {
   const size_t n = field->size();
   std::vector<float>& x = *field;
   const uint8_t* const on = free.data();
@@ -206,6 +207,7 @@ void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<ui
   };
   work->resize(6 * n);
   float* b = work->data();
+  const double faces = static_cast<double>(rect.cells());
   if (a <= kExplicitViscosityLimit) {
     each([&](int k, int, int) { b[k] = x[k]; });
     each([&](int k, int i, int j) {
@@ -213,7 +215,7 @@ void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<ui
       const int g = ghosts(i, j, &walls);
       x[k] = b[k] + a * (neighbours(b, k, i, j) - float(4 + g) * b[k] + 2.0f * walls);
     });
-    return;
+    return faces;
   }
   float* r = b + n;
   float* z = r + n;
@@ -241,7 +243,8 @@ void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<ui
     rz += static_cast<double>(r[k]) * z[k];
   });
   const double tolerance2 = 1e-10 * b2;  // 1e-5 of |b|
-  for (int it = 0; it < 100; ++it) {
+  int it = 0;
+  for (; it < max_iterations; ++it) {
     apply(d, q);
     double dq = 0.0;
     each([&](int k, int, int) { dq += static_cast<double>(d[k]) * q[k]; });
@@ -260,6 +263,7 @@ void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<ui
     rz = rz_next;
     each([&](int k, int, int) { d[k] = z[k] + beta * d[k]; });
   }
+  return faces * (it + 2);
 }
 
 }  // namespace tidepool

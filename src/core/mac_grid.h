@@ -68,9 +68,11 @@ struct ProjectionResult {
   float residual = 0.0f;        // the Poisson solve's, relative to its right-hand side
   float max_divergence = 0.0f;  // largest |div u| left on a fluid cell [1/s]
   int contained = 0;            // faces held to max_speed, before or after
+  double work = 0.0;            // the window's cells times its passes (FrameStats::work)
 
   // Adds this projection to a substep's stats.
   void record(FrameStats& st) const {
+    st.work += work;
     st.solver_iterations += iterations;
     st.solver_error = residual;
     st.max_divergence = max_divergence;
@@ -148,7 +150,10 @@ void for_rows(FaceRect r, int w, F&& f) {
   for (int j = r.j0; j < r.j1; ++j) f(j * w + r.i0, j * w + r.i1);
 }
 constexpr float kExplicitViscosityLimit = 0.2f;
-void diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
-                   float a, FaceRect rect, std::vector<float>* work);
+constexpr int kViscousIterations = 100;  // the most an implicit viscous step takes
+// Implicit steps take at most max_iterations of conjugate gradients.
+// Returns its work (FrameStats::work): the rectangle's faces times its passes.
+double diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
+                     float a, int max_iterations, FaceRect rect, std::vector<float>* work);
 
 }  // namespace tidepool

@@ -298,10 +298,14 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   } else if (problems.empty() && !mass_set) {
     // A grid scene has no particles to size: the world's particle spacing
     // carries over, its mass following this scene's rest density, so that
-    // h keeps its measure in spacings (validate()).
+    // h keeps its measure in spacings (validate()). A spacing that would
+    // put the mass out of its range (a rest density swept to its end) does
+    // not: the scene's own mass stays.
     const Params& before = world.params();
     const float spacing = std::sqrt(before.mass / before.rest_density);
-    params.mass = params.rest_density * spacing * spacing;
+    Params carried = params;
+    carried.mass = params.rest_density * spacing * spacing;
+    if (validate(carried).empty()) params = carried;
   }
   for (const std::string& p : validate(params)) problems.push_back(p);
   if (!problems.empty()) {

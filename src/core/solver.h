@@ -29,14 +29,17 @@ namespace tidepool {
 
 struct WorldState;
 
-// Times the step's stages into FrameStats from the caller's clock: lap(s)
-// adds the time since the last lap to stage s.
+// Times the step's stages into FrameStats from the caller's clock, and
+// books their work: lap(s) adds the time and the work since the last lap
+// to stage s.
 class StageClock {
  public:
-  StageClock(const Clock& clock, FrameStats& stats) : clock_(clock), stats_(stats) {
+  StageClock(const Clock& clock, FrameStats& stats) : clock_(clock), stats_(stats), w0_(stats.work) {
     t0_ = clock_ ? clock_() : 0.0;
   }
   void lap(int stage) {
+    stats_.stage_work[stage] += stats_.work - w0_;
+    w0_ = stats_.work;
     if (!clock_) return;
     const double t1 = clock_();
     stats_.stage_ms[stage] += t1 - t0_;
@@ -47,7 +50,35 @@ class StageClock {
   const Clock& clock_;
   FrameStats& stats_;
   double t0_ = 0.0;
+  double w0_ = 0.0;
 };
+
+// The work of one pass over the neighbourhoods of n particles with
+// `neighbours` each on average (FrameStats::work): a term per particle and
+// neighbour, itself included.
+inline double sweep_work(int n, float neighbours) { return n * (1.0 + static_cast<double>(neighbours)); }
+
+// Whether work of `next` more fits in the frame's work bound.
+inline bool within_bound(const FrameStats& st, double next) { return st.work + next <= st.work_limit; }
+
+// The passes over its cells a grid step may still make after an
+// iterative solve (the other solves' least, advection, the transfer back):
+// the room its solves leave.
+constexpr double kGridStepTail = 24.0;
+// What an SPH step may still do after an iteration of its solves: passes
+// over the neighbourhoods (the other solve's least, the forces, the minimum
+// distance's two over its candidates) and over the particles (the
+// integration, the minimum distance's, the boundaries).
+constexpr double kSphStepTail = 10.0, kSphParticleTail = 8.0;
+
+// How many more passes of `cost` each the frame's work bound leaves room
+// for with kGridStepTail more after them: at least 1, so that a step always
+// makes progress, and at most cap.
+inline int passes_within(const FrameStats& st, double cost, int cap) {
+  if (!(cost > 0.0)) return cap;
+  const double room = (st.work_limit - st.work) / cost - kGridStepTail;
+  return room >= cap ? cap : room < 1.0 ? 1 : static_cast<int>(room);
+}
 
 class FluidSolver {
  public:
@@ -65,6 +96,9 @@ class FluidSolver {
   // particle bounds and params.dt (World::stable_dt) where sph_bounds(),
   // else the only one (a frame's remainder bounds it too).
   virtual float dt_limit(const Params& params, float vmax) const;
+  // The largest acceleration its forces may give before a step has
+  // measured one (after a load), for the force bound (World::stable_dt).
+  virtual float first_accel(const Params&) const { return 0.0f; }
   // Whether the SPH bounds on the step apply (the CFL condition in h, the
   // force bound, explicit viscosity's): they keep explicit particle forces
   // stable, so a solver whose pressure and viscosity are implicit on a grid
@@ -77,6 +111,10 @@ class FluidSolver {
   // Mean neighbours within h per particle, self excluded, from its last
   // density pass (0 before the first).
   virtual float mean_neighbours(int particles) const = 0;
+  // The work of an ordinary frame (FrameStats::work) of this solver in
+  // this state's size: its particles, or its cells. The frame's bound is
+  // params.work_bound times it (World::advance).
+  virtual double ordinary_work(const WorldState& s) const;
   // Bytes of its per-particle arrays and scratch.
   virtual size_t bytes() const = 0;
 

@@ -17,9 +17,15 @@ namespace tidepool {
 void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& st) {
   const Params& P = s.params;
   fit(s);
+  // Work: each advection a pass over the cells per field it carries (two
+  // with MacCormack's correction), the viscous and Poisson solves their
+  // own (diffuse_faces, project).
+  const double cells = static_cast<double>(g_.nx) * g_.ny;
+  const double carry = P.advection == Advection::MacCormack ? 2.0 : 1.0;
   advect_velocity(P, dt, s.loops);
+  st.work += 2.0 * carry * cells;
   clock.lap(kStageIntegrate);
-  diffuse(s, dt);
+  diffuse(s, dt, st);
   // The forces last before the projection: a force that is a gradient (a
   // uniform lift, the hydrostatic part of any body force) then leaves no
   // trace at all, where the viscous step would have turned it into a
@@ -32,6 +38,7 @@ void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& 
   clock.lap(kStagePressure);
   advect_dye(P, dt, s.loops);
   update_view(P, dt);
+  st.work += (3.0 * carry + 1.0) * cells;
   st.cells = g_.nx * g_.ny;
   clock.lap(kStageIntegrate);
 }
@@ -182,17 +189,32 @@ const FieldView* StableFluids::field() const {
 // first grid of a world that holds particles (a switch from a particle
 // solver) takes them up: their velocity onto the faces, and water-coloured
 // dye where they are.
+// The grid fit() lays over the box: `grid` cells along its longer side.
+StableFluids::Shape StableFluids::shape(const WorldState& s) {
+  const glm::vec2 size = s.box.max - s.box.min;
+  Shape g;
+  g.dx = std::max(size.x, size.y) / static_cast<float>(s.params.grid);
+  g.nx = std::max(1, static_cast<int>(std::lround(size.x / g.dx)));
+  g.ny = std::max(1, static_cast<int>(std::lround(size.y / g.dx)));
+  return g;
+}
+
+double StableFluids::ordinary_work(const WorldState& s) const {
+  constexpr double kOrdinaryPasses = 24.0;
+  const Shape g = shape(s);
+  return kOrdinaryPasses * g.nx * g.ny;
+}
+
 void StableFluids::fit(const WorldState& s) {
   const Params& P = s.params;
-  const glm::vec2 size = s.box.max - s.box.min;
   if (grid_ != P.grid || box_.min != s.box.min || box_.max != s.box.max) {
     const MacGrid old = g_;
     const std::array<std::vector<float>, 3> old_dye = dye_;
     grid_ = P.grid;
     box_ = s.box;
-    const float dx = std::max(size.x, size.y) / static_cast<float>(P.grid);
-    const int nx = std::max(1, static_cast<int>(std::lround(size.x / dx)));
-    const int ny = std::max(1, static_cast<int>(std::lround(size.y / dx)));
+    const Shape shaped = shape(s);
+    const float dx = shaped.dx;
+    const int nx = shaped.nx, ny = shaped.ny;
     g_.resize(nx, ny, dx, s.box.min);
     const size_t cells = static_cast<size_t>(nx) * ny;
     for (auto& d : dye_) d.assign(cells, 0.0f);

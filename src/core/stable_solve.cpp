@@ -197,7 +197,7 @@ void StableFluids::advect_dye(const Params& P, float dt, const Loops& loops) {
 
 // nu = U L / Re, with U the lid's speed (1 m/s without a lid) and L the
 // box's height.
-void StableFluids::diffuse(const WorldState& s, float dt) {
+void StableFluids::diffuse(const WorldState& s, float dt, FrameStats& st) {
   const Params& P = s.params;
   const float speed = lid_ != 0.0f ? std::fabs(lid_) : 1.0f;
   const float nu = speed * g_.height() / P.reynolds;
@@ -213,19 +213,22 @@ void StableFluids::diffuse(const WorldState& s, float dt) {
   // the lid beyond its ends, v only the side walls.
   const float u_walls[4] = {0.0f, 0.0f, 0.0f, lid_};
   const float v_walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  diffuse_faces(&g_.u, nx + 1, ny, free_, u_walls, a, {0, 0, nx + 1, ny}, &scratch_);
+  const FaceRect fu{0, 0, nx + 1, ny}, fv{0, 0, nx, ny + 1};
+  st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, u_walls, a, passes_within(st, double(fu.cells()), kViscousIterations), fu,
+                           &scratch_);
   free_.resize(g_.v.size());
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = open_v(i, j);
-  diffuse_faces(&g_.v, nx, ny + 1, free_, v_walls, a, {0, 0, nx, ny + 1}, &scratch_);
+  st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, v_walls, a, passes_within(st, double(fv.cells()), kViscousIterations), fv,
+                           &scratch_);
 }
 
 // --- Projection ---------------------------------------------------------------
 
 void StableFluids::project(const WorldState& s, FrameStats& st) {
   const Params& P = s.params;
-  tidepool::project(&g_, type_, P.pressure_tolerance, P.pressure_iterations, s.loops, &poisson_, &phi_, &rhs_,
-                    nullptr, P.max_speed)
+  const int cap = passes_within(st, static_cast<double>(g_.nx) * g_.ny, P.pressure_iterations);
+  tidepool::project(&g_, type_, P.pressure_tolerance, cap, s.loops, &poisson_, &phi_, &rhs_, nullptr, P.max_speed)
       .record(st);
 }
 

@@ -42,6 +42,7 @@ struct WorldState {
   Array<float> normal_x, normal_y;
   std::vector<uint8_t> near_wall;
   Array<float> colour_lap;  // the colour field's Laplacian (forces pass)
+  Array<float> apart_x, apart_y, apart_vx, apart_vy, apart_count;  // keep_apart's (separation.cpp)
 
   float max_accel = 0.0f;  // largest |a| of the last substep
   double time = 0.0;

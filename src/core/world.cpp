@@ -306,10 +306,13 @@ void substep(WorldState& s, float dt, const Clock& clock, FrameStats& st) {
     if (s.solver->sorts_particles()) {
       s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.obstacles.empty(), s.loops,
                     &s.near_wall);
+      st.work += s.particles.size();
       stages.lap(kStageNeighbours);
     }
     s.solver->step(s, dt, stages, st);
+    st.work += keep_apart(s);
     collide(s);
+    st.work += s.particles.size();
   }
   emit_and_sink(s, dt);
   const int contained = contain(s);
@@ -339,44 +342,73 @@ float World::stable_dt() const {
   if (!s.solver->sph_bounds()) return std::max(s.solver->dt_limit(P, vmax), 1e-6f);
   // CFL (seed 002): no particle moves more than lambda h in one step.
   if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
-  // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max).
-  if (s.max_accel > 0.0f) dt = std::min(dt, 0.25f * std::sqrt(P.h / s.max_accel));
+  // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max), a_max the
+  // last substep's; before any has measured it, the solver's estimate.
+  const float a_max = s.max_accel > 0.0f ? s.max_accel : s.solver->first_accel(P);
+  if (a_max > 0.0f) dt = std::min(dt, 0.25f * std::sqrt(P.h / a_max));
   dt = std::min(dt, s.solver->dt_limit(P, vmax));
   // Explicit viscosity is a diffusion with nu = mu / rho0: dt <= 0.125 h^2 / nu.
   if (P.viscosity > 0.0f) dt = std::min(dt, 0.125f * P.h * P.h * P.rest_density / P.viscosity);
   return std::max(dt, 1e-6f);
 }
 
+namespace {
+// The work bound (Params::work_bound): the frame's limit is work_bound
+// ordinary frames of the largest size the world has had in it during the
+// frame (an emitter may fill an empty tank). A substep but the first is
+// taken where twice what the last one cost still fits under it; a frame
+// always takes one, so time always moves. Within a substep the iterative
+// solves stop where the limit leaves no room for another pass and the rest
+// of the step (within_bound, passes_within), and the other passes are
+// bounded by the particles' minimum distance (separation.cpp) or by the
+// grid's cells.
+void raise_limit(const WorldState& s, FrameStats& st) {
+  const double limit = static_cast<double>(s.params.work_bound) * s.solver->ordinary_work(s);
+  st.work_limit = st.substeps == 0 ? limit : std::max(st.work_limit, limit);
+}
+}  // namespace
+
 FrameStats World::advance(float frame_time, const Clock& clock) {
   WorldState& s = *s_;
   FrameStats st;
   if (!std::isfinite(frame_time) || frame_time < 0.0f) frame_time = 0.0f;
   const Params& P = s.params;
+  double last = 0.0;  // the last substep's work
+  // One more substep; false, the frame ended early, where the caps allow none.
+  auto next_substep = [&](float dt) {
+    if (st.substeps >= P.max_substeps) {
+      st.substep_cap_hit = true;  // drop the rest: simulated time lags real time
+      return false;
+    }
+    raise_limit(s, st);
+    if (st.substeps > 0 && !within_bound(st, 2.0 * last)) {
+      st.work_cap_hit = true;  // the same
+      return false;
+    }
+    const double before = st.work;
+    substep(s, dt, clock, st);
+    last = st.work - before;
+    return true;
+  };
   if (P.adaptive_dt) {
     double remaining = frame_time;
     while (remaining > 1e-9) {
-      if (st.substeps >= P.max_substeps) {
-        st.substep_cap_hit = true;  // drop the rest: simulated time lags real time
-        break;
-      }
       float dt = stable_dt();
       // Split the tail evenly rather than finishing with a sliver of a step.
       if (dt < remaining && remaining < 2.0 * dt) dt = static_cast<float>(remaining * 0.5);
       dt = static_cast<float>(std::min<double>(dt, remaining));
-      substep(s, dt, clock, st);
+      if (!next_substep(dt)) break;
       remaining -= dt;
     }
   } else {
     s.carry += frame_time;
-    long n = static_cast<long>(std::floor(s.carry / P.dt + 1e-6));
-    if (n > P.max_substeps) {
-      st.substep_cap_hit = true;
-      n = P.max_substeps;
-      s.carry = static_cast<double>(n) * P.dt;
-    }
-    s.carry -= static_cast<double>(n) * P.dt;
-    for (long k = 0; k < n; ++k) substep(s, P.dt, clock, st);
+    const long n = static_cast<long>(std::floor(s.carry / P.dt + 1e-6));
+    long k = 0;
+    while (k < n && next_substep(P.dt)) ++k;
+    // Steps owed past a cap are dropped, not carried into the next frame.
+    s.carry = k < n ? 0.0 : s.carry - static_cast<double>(n) * P.dt;
   }
+  raise_limit(s, st);  // at the frame's end size
   compute_stats(s, st);
   s.stats = st;
   return st;
@@ -384,7 +416,9 @@ FrameStats World::advance(float frame_time, const Clock& clock) {
 
 FrameStats World::step(float dt, const Clock& clock) {
   FrameStats st;
+  raise_limit(*s_, st);
   if (std::isfinite(dt) && dt > 0.0f) substep(*s_, std::min(dt, 0.1f), clock, st);
+  raise_limit(*s_, st);
   compute_stats(*s_, st);
   s_->stats = st;
   return st;

@@ -323,6 +323,29 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     await closeAll();
   });
 
+  test('slow motion: a frame at the work bound shows the sign, and a tap on pause stops time within a frame', { timeout: LONG * 3 }, async (t) => {
+    // Müller at the smallest CFL factor asks for hundreds of substeps a
+    // frame: the work bound ends each frame early (World::advance).
+    const { page, log } = await openPage(`scene=dam-break&solver=muller2003&${FEW}&${PLAIN}`, LAYOUTS[0]);
+    await ready(page, 3);
+    assert.equal(await page.evaluate(() => window.tidepool.setParam('cfl', 0.02)), true);
+    await until(page, () => !document.getElementById('slow').hidden, null, 'the slow-motion sign');
+    const slow = await stats(page);
+    assert.ok(slow.work > 0 && slow.work <= slow.workLimit, `work ${slow.work} within its bound ${slow.workLimit}`);
+    // The tap is handled between two frames, each bounded: the next one is paused.
+    await page.tap('#tb-play');
+    const t0 = (await stats(page)).time;
+    await page.waitForTimeout(1500);
+    const s1 = await stats(page);
+    t.diagnostic(`work ${slow.work.toExponential(2)} of ${slow.workLimit.toExponential(2)}; ` +
+      `after the tap, time moved ${(s1.time - t0).toFixed(4)} s`);
+    assert.equal(s1.paused, true);
+    assert.ok(s1.time - t0 <= 3 / 60 + 1e-9, 'at most one frame (three ticks) after the tap');
+    assert.equal(await page.evaluate(() => document.getElementById('slow').hidden), true, 'no sign while paused');
+    assert.deepEqual(log.errors, []);
+    await closeAll();
+  });
+
   test('idle motion: an untouched page keeps the water moving, and the first touch stops it', { timeout: LONG * 6 }, async (t) => {
     // Two pages of the same dam break: one left alone, one clicked at once
     // (in the air, far from the water). Once the break has died down (FLIP's

@@ -125,12 +125,26 @@ struct Params {
   bool adaptive_dt = true;    // CFL + force bound on top of dt
   float cfl = 0.4f;           // lambda in dt <= lambda h / v_max (seed 002)
   int max_substeps = 32;      // cap per advance(); time slows past it
+  // The most work a frame may do, in ordinary frames of the solver at the
+  // same size (FrameStats::work, World::advance): past it the frame ends
+  // early and time slows. At most 8, the default: it leaves the busiest
+  // frames of the scenes at least twice below it (docs/physics.md, "Work"),
+  // and holds a frame of 20 000 particles under a second natively.
+  float work_bound = 8.0f;
+  // Particle solvers: the closest two particles may come, in rest
+  // spacings. Closer pairs are pushed apart after each step (boundary
+  // stage), which bounds the density, and with it the neighbours a
+  // particle may have, at about (1 / min_separation)^2 times the rest.
+  float min_separation = 0.3f;
 
   // Safety net: speeds above this are clamped and flagged in stats [m/s].
   float max_speed = 50.0f;
 
   // Grid solvers.
-  int grid = 128;                 // cells along the box's longer side
+  // Cells along the box's longer side; at most 512, where an ordinary
+  // frame takes a tenth of a second natively and the work bound's eight
+  // of them most of a second.
+  int grid = 128;
   // U L / nu with U the lid speed (1 m/s without a lid) and L the box's
   // height: sets the kinematic viscosity nu.
   float reynolds = 10000.0f;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -51,6 +52,18 @@ struct FrameStats {
   bool timed = false;                // stage_ms filled from the caller's clock
   std::array<double, kStageCount> stage_ms{};  // summed over substeps
   bool substep_cap_hit = false;      // frame needed more than max_substeps
+  // Work, in units that do not depend on the machine. Particle solvers:
+  // one term per particle and neighbour (itself included) in each pass
+  // over the neighbourhoods, and one per particle in each pass over the
+  // particles. Grid solvers: one per cell in each pass over the cells (a
+  // Poisson iteration counts as one), one per particle in each transfer.
+  // work_limit is the frame's bound: work_bound times an ordinary frame of
+  // the solver at this size (ordinary_work, World::advance). The frame
+  // ends early rather than pass it (work_cap_hit), and time slows.
+  double work = 0.0;
+  std::array<double, kStageCount> stage_work{};  // work by stage
+  double work_limit = std::numeric_limits<double>::infinity();  // none until a frame sets it
+  bool work_cap_hit = false;
   bool contained = false;            // safety net clamped speeds or removed NaNs
   int contained_particles = 0;
   // Grid solvers: cells, and the largest |div u| [1/s] the last projection
