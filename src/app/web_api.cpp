@@ -65,10 +65,11 @@ std::string stats_json(const App& app) {
   j += ",\"spray\":" + std::to_string(f.spray);
   j += ",\"solverIterations\":" + std::to_string(f.solver_iterations);
   // The frame's work (FrameStats::work) and its bound, summed over its
-  // ticks; slowMotion: a tick ended early on the work bound or the substep
-  // cap, and simulated time fell behind.
+  // ticks; workCapHit: a tick ended early on the bound; slowMotion: on the
+  // bound or the substep cap, and simulated time fell behind.
   j += ",\"work\":" + json_number(f.work);
   j += ",\"workLimit\":" + json_number(f.work_limit);
+  j += std::string(",\"workCapHit\":") + (f.work_cap_hit ? "true" : "false");
   j += std::string(",\"slowMotion\":") + (f.work_cap_hit || f.substep_cap_hit ? "true" : "false");
   // Grid solvers: their cells and the largest |div u| the projection left
   // [1/s], both 0 for particles; solverError is the last substep's final
