@@ -160,11 +160,7 @@ SeedReport run_seed(uint32_t seed, const SoakOptions& o) {
   r.closest_obstacle = s.closest_obstacle;
   r.wedged = s.wedged;
   r.creviced = s.creviced;
-  r.slowest_frame = s.slowest.frame;
-  r.slowest_ms = s.slowest.ms;
-  r.slowest_work = s.slowest.work;
-  r.slowest_limit = s.slowest.limit;
-  r.slowest_particles = s.slowest.particles;
+  r.slowest = s.slowest;
   r.most_work_share = s.most_work_share;
   if (!ok) {
     r.violated = true;
@@ -196,8 +192,8 @@ SoakReport run_soak(const SoakOptions& o) {
                    "%s (%.1f s)\n",
                    r.seed, r.frames, r.actions, r.loads, r.switches, r.refusals, r.peak_particles, r.peak_rss_mb,
                    r.steady_frames, r.contained_frames, static_cast<double>(std::isfinite(r.closest_obstacle) ? r.closest_obstacle : 0.0f),
-                   r.wedged, r.creviced, 100.0 * r.most_work_share, r.slowest_frame, r.slowest_ms,
-                   r.slowest_particles, r.slowest_work, 100.0 * r.slowest_work / r.slowest_limit,
+                   r.wedged, r.creviced, 100.0 * r.most_work_share, r.slowest.frame, r.slowest.ms,
+                   r.slowest.particles, r.slowest.work, 100.0 * r.slowest.work / r.slowest.limit,
                    r.violated ? "VIOLATION" : "ok", r.wall_seconds);
       if (r.violated) {
         std::fprintf(o.log, "  %s\n", r.violation.c_str());
@@ -220,10 +216,10 @@ SoakReport run_soak(const SoakOptions& o) {
                                [&](const SeedReport& a, const SeedReport& b) { return field(a) < field(b); });
     };
     const SeedReport& longest = most([](const SeedReport& x) { return x.wall_seconds; });
-    const SeedReport& slowest = most([](const SeedReport& x) { return x.slowest_ms; });
+    const SeedReport& slowest = most([](const SeedReport& x) { return x.slowest.ms; });
     std::fprintf(o.log, "soak: longest seed %u (%.1f s); slowest frame: seed %u frame %ld, %.0f ms, %d particles, work %.3g (%.0f %% of its bound)\n",
-                 longest.seed, longest.wall_seconds, slowest.seed, slowest.slowest_frame, slowest.slowest_ms,
-                 slowest.slowest_particles, slowest.slowest_work, 100.0 * slowest.slowest_work / slowest.slowest_limit);
+                 longest.seed, longest.wall_seconds, slowest.seed, slowest.slowest.frame, slowest.slowest.ms,
+                 slowest.slowest.particles, slowest.slowest.work, 100.0 * slowest.slowest.work / slowest.slowest.limit);
   }
   return report;
 }

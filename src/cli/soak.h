@@ -27,6 +27,14 @@ struct SoakOptions {
   FILE* trace = nullptr;        // every action and frame as it happens (--trace)
 };
 
+// The frame of a seed's longest wall time, with its work, the frame's
+// bound on it, and the particles.
+struct SlowestFrame {
+  long frame = -1;
+  double ms = 0.0, work = 0.0, limit = 0.0;
+  int particles = 0;
+};
+
 struct SeedReport {
   uint32_t seed = 0;
   long frames = 0, actions = 0;
@@ -39,13 +47,8 @@ struct SeedReport {
   long wedged = 0;                // particle-frames inside an obstacle, held there by a wall
   long creviced = 0;              // ... pushed there out of another obstacle
   double wall_seconds = 0.0;
-  // The frame of the longest wall time: its number, time, work, the
-  // frame's bound on it, and the particles; and the largest share of its
-  // bound any frame's work took.
-  long slowest_frame = -1;
-  double slowest_ms = 0.0, slowest_work = 0.0, slowest_limit = 0.0;
-  int slowest_particles = 0;
-  double most_work_share = 0.0;
+  SlowestFrame slowest;
+  double most_work_share = 0.0;  // the largest share of its bound a frame's work took
   bool violated = false;
   long violation_frame = -1;
   std::string violation, repro_path;

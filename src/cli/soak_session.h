@@ -49,6 +49,7 @@
 
 #include <glm/glm.hpp>
 
+#include "soak.h"
 #include "tidepool/params.h"
 #include "tidepool/world.h"
 
@@ -183,12 +184,7 @@ class Session {
   float closest_obstacle = std::numeric_limits<float>::infinity();
   long wedged = 0;    // particle-frames inside an obstacle where the walls win
   long creviced = 0;  // ... where another obstacle blocks the way out
-  // The frame of the longest wall time, with its work and bound.
-  struct Slowest {
-    long frame = -1;
-    double ms = 0.0, work = 0.0, limit = 0.0;
-    int particles = 0;
-  } slowest;
+  SlowestFrame slowest;
   double most_work_share = 0.0;  // the largest work / work_limit of a frame
 
   // Executes one action line and checks what the API promises for it.

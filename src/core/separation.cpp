@@ -24,9 +24,9 @@
 // nothing.
 //
 // One pass a step holds the floor against compression that builds up
-// step by step. A pile made at once (a parameter swept to its end, a
-// crowd thrown back by the safety net) parts over many steps, each as
-// costly as the pile is dense (docs/physics.md, "Known limits").
+// step by step. A pile made at once (a parameter swept to its end) parts
+// over many steps, each as costly as the pile is dense (docs/physics.md,
+// "Known limits").
 #include <algorithm>
 #include <cmath>
 
