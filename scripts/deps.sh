@@ -3,11 +3,12 @@
 #
 #   scripts/deps.sh [native] [app] [wasm] [web] [browser]   (default: native)
 #
-#   native   cmake, g++, GLM, Catch2: the core, the CLI and the tests
+#   native   cmake, g++, GLM, Catch2, Box2D (libbox2d-dev): the core, the CLI
+#            and the tests
 #   app      + SDL2 (libsdl2-dev), GLES headers, Mesa, Xvfb and the Dear ImGui
 #            source: the native desktop app, and a virtual display to run it
-#   wasm     + Emscripten and Node: the core and the CLI as WebAssembly
-#            (scripts/bench-wasm.sh)
+#   wasm     + Emscripten, Node and the Box2D source (compiled with the core):
+#            the core and the CLI as WebAssembly (scripts/bench-wasm.sh)
 #   web      + wasm and the Dear ImGui source: the web toy (the page's own
 #            events and WebGL through Emscripten, no SDL2)
 #   browser  + Chromium and playwright-core (npm, in web/) for the browser tests
@@ -96,8 +97,13 @@ imgui_source() {
   [ -f "$TIDEPOOL_IMGUI_DIR/imgui.h" ] || die "$TIDEPOOL_IMGUI_DIR has no imgui.h"
 }
 
+box2d_source() {
+  fetch_source box2d "box2d-$BOX2D_VERSION"
+  [ -f "$TIDEPOOL_BOX2D_DIR/include/box2d/box2d.h" ] || die "$TIDEPOOL_BOX2D_DIR has no include/box2d/box2d.h"
+}
+
 do_native() {
-  need cmake make g++ pkg-config libglm-dev catch2
+  need cmake make g++ pkg-config libglm-dev catch2 libbox2d-dev
 }
 
 do_app() {
@@ -114,6 +120,7 @@ do_wasm() {
   # newer node of its own.
   command -v node >/dev/null || need nodejs
   need emscripten node-acorn
+  box2d_source
 }
 
 do_web() {

@@ -76,7 +76,7 @@ TEST_CASE("a particle inside a disc at the wall, under a capsule, leaves both", 
   const std::vector<Obstacle> obstacles = {disc, bar};
   const glm::vec2 prev{radius, 0.765f};
   glm::vec2 pos{0.0199f, 0.784f};  // its own step, still inside the disc and below the bar
-  const bool hit = tidepool::leave_obstacles(obstacles, b, prev, radius, 0.0f, &pos, [](glm::vec2) {});
+  const bool hit = tidepool::leave_obstacles(obstacles, b, prev, radius, 0.0f, &pos, [](const tidepool::Obstacle&, glm::vec2) {});
   glm::vec2 n;
   INFO("ended at (" << pos.x << ", " << pos.y << ")");
   CHECK(hit);

@@ -18,7 +18,7 @@ constexpr float kWaterSigma = 0.0728f;  // water's surface tension at 20 C [N/m]
 inline bool load_bench_scene(tidepool::World& w, int particles, const char* solver,
                              std::string* error, float tank = 1.0f) {
   using namespace tidepool;
-  SceneSetup s{particles, "", {{"gravity_y", -10.0f}}};
+  SceneSetup s{particles, "", {{"gravity_y", -10.0f}}, 0.0f, {}};
   if (std::string(solver) == "flip") s.overrides.emplace_back("solver", static_cast<float>(Solver::Flip));
   if (std::string(solver) == "muller2003") {
     // The seeds' solver as the performance issue lists it: neighbours,

@@ -4,7 +4,7 @@
 //   tidepool params
 //   tidepool run --scene NAME [--particles N] [--time S] [--preset P]
 //                [--set key=value ...] [--dump FILE.csv] [--dump-every S]
-//                [--stats FILE.jsonl] [--lanes 1|4|8]
+//                [--stats FILE.jsonl] [--lanes 1|4|8] [--body SPEC]... [--dump-bodies FILE.csv]
 //   tidepool bench [--json] [--quick] [--sizes 1000,4000,...]
 //   tidepool soak [--seconds S] [--seed N] ... | tidepool soak --replay FILE
 //
@@ -33,7 +33,8 @@ const char* kUsage =
     "       tidepool params\n"
     "       tidepool run --scene NAME [--particles N] [--time SECONDS] [--preset NAME]\n"
     "                    [--set key=value ...] [--dump FILE.csv] [--dump-every SECONDS]\n"
-    "                    [--stats FILE.jsonl] [--lanes 1|4|8]\n"
+    "                    [--stats FILE.jsonl] [--lanes 1|4|8] [--dump-bodies FILE.csv]\n"
+    "                    [--body box,W,H,DENSITY,X,Y | disc,R,DENSITY,X,Y | boat,LENGTH,DENSITY,X,Y]...\n"
     "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]...\n"
     "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n"
     "       tidepool soak [--seconds S] [--seed N]... [--seeds A-B] [--max-particles N]\n"
@@ -128,6 +129,14 @@ void dump_cells(FILE* f, const World& w) {
     }
 }
 
+// A row per body: its pose and velocity (--dump-bodies).
+void dump_bodies(FILE* f, const World& w) {
+  for (const Body& b : w.bodies())
+    std::fprintf(f, "%.6f,%d,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", w.time(), b.id, body_kind_name(b.def.shape.kind),
+                 static_cast<double>(b.position.x), static_cast<double>(b.position.y), static_cast<double>(b.angle),
+                 static_cast<double>(b.velocity.x), static_cast<double>(b.velocity.y), static_cast<double>(b.omega));
+}
+
 void dump_frame(FILE* f, const World& w) {
   if (w.field()) return dump_cells(f, w);
   const Particles& p = w.particles();
@@ -166,7 +175,7 @@ void write_stats(FILE* f, long frame, const FrameStats& s) {
 
 // What `tidepool run` was asked for.
 struct RunArgs {
-  std::string scene, dump_path, stats_path;
+  std::string scene, dump_path, stats_path, bodies_path;
   SceneSetup setup;
   double seconds = 5.0, dump_every = 0.1;
   int lanes = World::simd_width();
@@ -245,6 +254,15 @@ RunArgs parse_run_args(int argc, char** argv, std::vector<std::string>* problems
       if (const char* s = need_value(k)) r.dump_path = s;
     } else if (a == "--stats") {
       if (const char* s = need_value(k)) r.stats_path = s;
+    } else if (a == "--body") {
+      if (const char* s = need_value(k)) {
+        BodyDef def;
+        std::string err;
+        if (parse_body(s, &def, &err)) r.setup.bodies.push_back(def);
+        else problems->push_back("--body " + err);
+      }
+    } else if (a == "--dump-bodies") {
+      if (const char* s = need_value(k)) r.bodies_path = s;
     } else if (a == "--set") {
       if (const char* s = need_value(k)) parse_set(s, &r.setup, problems);
     } else {
@@ -272,7 +290,11 @@ void load_run_scene(World& world, const RunArgs& args, std::vector<std::string>*
 // dump and the stats as it goes, and prints the final state's line. The
 // exit status: 0, or 1 if an output file could not be written.
 int simulate(World& world, const RunArgs& args) {
-  AtomicFile dump, stats;
+  AtomicFile dump, stats, bodies;
+  if (!args.bodies_path.empty() && !bodies.open(args.bodies_path)) {
+    std::fprintf(stderr, "tidepool: --dump-bodies %s: cannot write\n", args.bodies_path.c_str());
+    return 1;
+  }
   if (!args.dump_path.empty() && !dump.open(args.dump_path)) {
     std::fprintf(stderr, "tidepool: --dump %s: cannot write\n", args.dump_path.c_str());
     return 1;
@@ -286,6 +308,10 @@ int simulate(World& world, const RunArgs& args) {
                                        : "t,id,x,y,vx,vy,density,pressure\n");
     dump_frame(dump.f, world);
   }
+  if (bodies.f) {
+    std::fprintf(bodies.f, "t,id,shape,x,y,angle,vx,vy,omega\n");
+    dump_bodies(bodies.f, world);
+  }
   const double frame = 1.0 / 60.0;
   const long frames = static_cast<long>(std::ceil(args.seconds / frame - 1e-9));
   double next_dump = args.dump_every;
@@ -296,13 +322,18 @@ int simulate(World& world, const RunArgs& args) {
     last = world.advance(static_cast<float>(frame), clock);
     contained_frames += last.contained ? 1 : 0;
     if (stats.f) write_stats(stats.f, f, last);
-    if (dump.f && world.time() + 1e-9 >= next_dump) {
-      dump_frame(dump.f, world);
+    if (world.time() + 1e-9 >= next_dump) {
+      if (dump.f) dump_frame(dump.f, world);
+      if (bodies.f) dump_bodies(bodies.f, world);
       next_dump += args.dump_every;
     }
   }
   if (!dump.commit()) {
     std::fprintf(stderr, "tidepool: --dump %s: write failed\n", args.dump_path.c_str());
+    return 1;
+  }
+  if (!bodies.commit()) {
+    std::fprintf(stderr, "tidepool: --dump-bodies %s: write failed\n", args.bodies_path.c_str());
     return 1;
   }
   if (!stats.commit()) {

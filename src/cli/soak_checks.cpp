@@ -40,7 +40,7 @@ bool Session::advance() {
   std::vector<uint32_t> ids(world_.particles().id.begin(), world_.particles().id.end());
   std::sort(ids.begin(), ids.end());
   if (!check_count(b, ids)) return false;
-  if (!check_obstacles(st, b.max_id, b.spacing)) return false;
+  if (!check_obstacles(st, b.max_id, b.spacing) || !check_bodies()) return false;
   if (!check_sinks(st, b.max_id)) return false;
   if (!check_safety_net(steady) || !check_memory() || !check_work()) return false;
   ++frame_;
@@ -218,13 +218,16 @@ bool Session::check_obstacles(const FrameStats& st, long max_id_before, float sp
   // A frame with no step (a fixed dt longer than the frame) moved nothing:
   // no new evidence, and the two-frame count waits for the next step.
   if (st.substeps == 0) return true;
-  for (const Obstacle& o : w.obstacles())
+  // The bodies are obstacles here too, where the step left them.
+  std::vector<Obstacle> solids = w.obstacles();
+  for (size_t k = 0; k < w.bodies().size(); ++k) solids.push_back(body_obstacle(w.bodies()[k], static_cast<int>(k)));
+  for (const Obstacle& o : solids)
     if (std::find(seen_.begin(), seen_.end(), o.id) == seen_.end()) seen_.push_back(o.id);
   const Particles& p = w.particles();
   const Box& box = w.box();
   const float contact = 0.5f * spacing;
   std::vector<uint64_t> inside;
-  for (const Obstacle& o : w.obstacles()) {
+  for (const Obstacle& o : solids) {
     if (std::find(seen_.begin(), seen_.end(), o.id) == seen_.end()) continue;
     for (int i = 0; i < p.size(); ++i) {
       if (static_cast<long>(p.id[i]) > max_id_before) continue;
@@ -248,7 +251,7 @@ bool Session::check_obstacles(const FrameStats& st, long max_id_before, float sp
       // resolves one obstacle at a time, once, so a particle in the
       // crevice where two overlap is pushed from one into the other.
       bool blocked = false;
-      for (const Obstacle& other : w.obstacles()) {
+      for (const Obstacle& other : solids) {
         glm::vec2 unused;
         blocked = blocked || (&other != &o && obstacle_distance(other, out, &unused) < contact - slack);
       }
@@ -264,13 +267,27 @@ bool Session::check_obstacles(const FrameStats& st, long max_id_before, float sp
       inside.push_back(key);
       if (std::binary_search(inside_.begin(), inside_.end(), key))
         return bad(particle(i) + " has been inside obstacle " + std::to_string(o.id) + " (" +
-                   (o.kind == Obstacle::Kind::Circle ? "circle" : "capsule") + " " + fmt(o.a.x) + " " + fmt(o.a.y) +
+                   (o.body >= 0 ? "body" : o.kind == Obstacle::Kind::Circle ? "circle" : "capsule") + " " + fmt(o.a.x) + " " + fmt(o.a.y) +
                    " " + fmt(o.b.x) + " " + fmt(o.b.y) + " r " + fmt(o.radius) + ") for two frames, now " +
                    fmt(-d / spacing) + " spacings deep (spacing " + fmt(spacing) + "): " + state_of(i));
     }
   }
   std::sort(inside.begin(), inside.end());
   inside_.swap(inside);
+  return true;
+}
+
+// Every body finite, its centroid inside the tank (Box2D keeps its
+// outline a spacing off the walls).
+bool Session::check_bodies() {
+  const Box& box = world_.box();
+  for (const Body& b : world_.bodies()) {
+    const bool finite = std::isfinite(b.position.x) && std::isfinite(b.position.y) && std::isfinite(b.angle) &&
+                        std::isfinite(b.velocity.x) && std::isfinite(b.velocity.y) && std::isfinite(b.omega);
+    if (!finite) return bad("body " + std::to_string(b.id) + " is not finite");
+    if (b.position.x < box.min.x || b.position.x > box.max.x || b.position.y < box.min.y || b.position.y > box.max.y)
+      return bad("body " + std::to_string(b.id) + " left the tank: at " + fmt(b.position.x) + " " + fmt(b.position.y));
+  }
   return true;
 }
 

@@ -2,6 +2,9 @@
 // order, so that a seed plays the same game every time.
 #include "soak_player.h"
 
+#include <cstdio>
+#include <limits>
+
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -102,6 +105,9 @@ float Player::box_size() const {
   const Box& b = world().box();
   return std::min(b.max.x - b.min.x, b.max.y - b.min.y);
 }
+
+// More bodies than this and adding one gives way to removing one.
+constexpr size_t kMaxPlayedBodies = 12;
 
 // --- Loads -----------------------------------------------------------------------
 
@@ -431,6 +437,40 @@ bool Player::tank() {
 
 // --- The menu --------------------------------------------------------------------
 
+// A box, a disc or a boat of a random size and density, mostly valid;
+// now and then one the world must refuse.
+bool Player::body() {
+  const float size = static_cast<float>(rng_.uniform(0.03, 0.3)) * box_size();
+  float density = static_cast<float>(rng_.log_uniform(tidepool::kMinBodyDensity, tidepool::kMaxBodyDensity));
+  glm::vec2 at = point_in_box();
+  if (rng_.chance(0.1)) {
+    switch (rng_.below(3)) {
+      case 0: density = rng_.chance(0.5) ? 0.1f : 1e6f; break;
+      case 1: at = point_in_box(0.5f); break;
+      default: at.x = std::numeric_limits<float>::quiet_NaN(); break;
+    }
+  }
+  Line l("body");
+  char spec[160];
+  switch (rng_.below(3)) {
+    case 0:
+      std::snprintf(spec, sizeof spec, "box,%.9g,%.9g,%.9g,%.9g,%.9g", size, size * rng_.uniform(0.2, 1.0), density, at.x, at.y);
+      break;
+    case 1: std::snprintf(spec, sizeof spec, "disc,%.9g,%.9g,%.9g,%.9g", 0.5f * size, density, at.x, at.y); break;
+    default: std::snprintf(spec, sizeof spec, "boat,%.9g,%.9g,%.9g,%.9g", size, density, at.x, at.y); break;
+  }
+  return act(l.w(spec));
+}
+
+// A drag toward a point of the tank, let go of some frames later.
+bool Player::drag() {
+  const std::vector<tidepool::Body>& bodies = world().bodies();
+  if (bodies.empty() || rng_.chance(0.1)) return act(Line("drag").i(rng_.chance(0.5) ? -1 : 1000000).v(point_in_box()));
+  const int id = bodies[static_cast<size_t>(rng_.below(static_cast<int>(bodies.size())))].id;
+  due_.emplace_back(s_->frame() + rng_.between(20, 120), Line("release").i(id).s);
+  return act(Line("drag").i(id).v(point_in_box()));
+}
+
 bool Player::random_action() {
   struct Choice {
     double weight;
@@ -455,6 +495,13 @@ bool Player::random_action() {
   // Every obstacle costs every particle a test each step: past
   // kMaxObstacles, drawing gives way to erasing.
   if (id >= 6 && id <= 9 && world().obstacles().size() >= kMaxObstacles) id = 10;
+  // Where there are bodies (the float scene brings them), drawing a shape
+  // is as often adding, dragging or removing a body instead. Where there
+  // are none, no draw is added, so the plays of the seeds stay as they were.
+  if (id >= 6 && id <= 8 && !world().bodies().empty() && rng_.chance(0.5)) {
+    id = 23 + rng_.below(3);
+    if (id == 23 && world().bodies().size() >= kMaxPlayedBodies) id = 25;
+  }
   // Calm play: fingers, sinks, dye, lanes and erasing, and nothing that
   // leaves the scene's settings, switches its solver or storms.
   static const int calm[] = {0, 10, 13, 14, 15, 16, 17};
@@ -482,6 +529,9 @@ bool Player::random_action() {
     case 19: return load(false);
     case 20: return bad_shape();
     case 22: return tank();
+    case 23: return body();
+    case 24: return drag();
+    case 25: return remove("remove-body", world().bodies());
     default: return rng_.chance(0.5) ? bad_load() : bad_pointers();
   }
 }

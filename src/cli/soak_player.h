@@ -98,6 +98,10 @@ class Player {
   bool dye();
   bool tank();
 
+  // Bodies
+  bool body();
+  bool drag();
+
   bool random_action();
 
   Rng rng_;

@@ -201,7 +201,7 @@ void Session::note_drawn(size_t added) {
 
 Session::Snapshot Session::snapshot() const {
   return {param_bits(world_.params()), world_.state_hash(), world_.count(), world_.obstacles().size(),
-          world_.emitters().size(), world_.sinks().size()};
+          world_.emitters().size(), world_.sinks().size(), world_.bodies().size()};
 }
 
 // What differs from `a` now, or nothing.
@@ -210,7 +210,8 @@ std::string Session::changed(const Snapshot& a) const {
   if (a.params != b.params) return "the parameters changed";
   if (a.hash != b.hash) return "the state hash changed";
   if (a.count != b.count) return "the count changed";
-  if (a.obstacles != b.obstacles || a.emitters != b.emitters || a.sinks != b.sinks) return "the shapes changed";
+  if (a.obstacles != b.obstacles || a.emitters != b.emitters || a.sinks != b.sinks || a.bodies != b.bodies)
+    return "the shapes changed";
   return {};
 }
 
@@ -232,7 +233,10 @@ Outcome Session::dispatch(const std::vector<std::string>& t, const std::string& 
   if (verb == "pointers") return do_pointers(a);
   if (verb == "circle" || verb == "capsule") return do_shape(a);
   if (verb == "polyline") return do_polyline(a);
-  if (verb == "remove-obstacle" || verb == "remove-emitter" || verb == "remove-sink") return do_remove(a);
+  if (verb == "remove-obstacle" || verb == "remove-emitter" || verb == "remove-sink" || verb == "remove-body")
+    return do_remove(a);
+  if (verb == "body") return do_body(a);
+  if (verb == "drag" || verb == "release") return do_drag(a);
   if (verb == "clear-obstacles") {
     world_.clear_obstacles();
     return world_.obstacles().empty() ? Outcome::Ok : fail(line + ": obstacles left");
@@ -262,7 +266,7 @@ Outcome Session::do_load(Action& a, size_t log_mark) {
   const int lanes = world_.lanes();
   const float h = world_.params().h, mass = world_.params().mass;
   std::string err;
-  const bool ok = load_scene(world_, t[1], SceneSetup{static_cast<int>(n), preset, {}}, &err);
+  const bool ok = load_scene(world_, t[1], SceneSetup{static_cast<int>(n), preset, {}, 0.0f, {}}, &err);
   if (ok != expect) return fail(a.line + ": " + (ok ? "loaded, expected a refusal" : "refused: " + err));
   if (!ok) return refused(a.line, before);
   start_after_load(log_mark, lanes, h, mass);
@@ -375,7 +379,39 @@ Outcome Session::do_polyline(Action& a) {
   return Outcome::Ok;
 }
 
-// remove-obstacle ID | remove-emitter ID | remove-sink ID
+// body SPEC (parse_body's text): added with a new id, or refused with a
+// reason and nothing changed.
+Outcome Session::do_body(Action& a) {
+  BodyDef def;
+  std::string why;
+  if (!a.need(1) || !parse_body(a.t[1], &def, &why)) return malformed(a.line, "body SPEC (box,W,H,D,X,Y | disc,R,D,X,Y | boat,L,D,X,Y)");
+  const Snapshot before = snapshot();
+  const int id = world_.add_body(def, &why);
+  if (id < 0) return why.empty() ? fail(a.line + ": refused without a reason") : refused(a.line, before);
+  if (world_.bodies().size() != before.bodies + 1 || world_.bodies().back().id != id)
+    return fail(a.line + ": not stored");
+  return Outcome::Ok;
+}
+
+// drag ID X Y | release ID: true exactly when the body exists (and the
+// target is finite); the state does not change until the next step.
+Outcome Session::do_drag(Action& a) {
+  const bool drag = a.t[0] == "drag";
+  long id = 0;
+  if (!a.need(drag ? 3 : 1) || !parse_long(a.t[1], &id)) return malformed(a.line, "drag ID X Y | release ID");
+  const bool exists = std::any_of(world_.bodies().begin(), world_.bodies().end(), [&](const Body& b) { return b.id == id; });
+  const glm::vec2 target = drag ? glm::vec2(a.f[1], a.f[2]) : glm::vec2(0.0f);
+  const bool expect = exists && finite2(target);
+  const uint64_t hash = world_.state_hash();
+  const int i = static_cast<int>(id);
+  const bool ok = drag ? world_.drag_body(i, target) : world_.release_body(i);
+  if (ok != expect) return fail(a.line + ": returned " + (ok ? "true" : "false"));
+  if (world_.state_hash() != hash) return fail(a.line + ": the state hash changed");
+  if (!ok) ++refusals;
+  return Outcome::Ok;
+}
+
+// remove-obstacle ID | remove-emitter ID | remove-sink ID | remove-body ID
 Outcome Session::do_remove(Action& a) {
   const std::string& verb = a.t[0];
   long id = 0;
@@ -383,14 +419,19 @@ Outcome Session::do_remove(Action& a) {
   auto has = [&](const auto& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& s) { return s.id == id; });
   };
-  const int which = verb == "remove-obstacle" ? 0 : verb == "remove-emitter" ? 1 : 2;
+  const int which = verb == "remove-obstacle" ? 0 : verb == "remove-emitter" ? 1 : verb == "remove-sink" ? 2 : 3;
   auto present = [&] {
-    return which == 0 ? has(world_.obstacles()) : which == 1 ? has(world_.emitters()) : has(world_.sinks());
+    return which == 0   ? has(world_.obstacles())
+           : which == 1 ? has(world_.emitters())
+           : which == 2 ? has(world_.sinks())
+                        : has(world_.bodies());
   };
   const bool existed = present();
   const int i = static_cast<int>(id);
-  const bool removed =
-      which == 0 ? world_.remove_obstacle(i) : which == 1 ? world_.remove_emitter(i) : world_.remove_sink(i);
+  const bool removed = which == 0   ? world_.remove_obstacle(i)
+                       : which == 1 ? world_.remove_emitter(i)
+                       : which == 2 ? world_.remove_sink(i)
+                                    : world_.remove_body(i);
   if (removed != existed || present())
     return fail(a.line + ": returned " + (removed ? "true" : "false") + (existed ? ", it existed" : ", none such"));
   if (!existed) ++refusals;

@@ -209,7 +209,7 @@ class Session {
     std::vector<uint32_t> params;
     uint64_t hash;
     int count;
-    size_t obstacles, emitters, sinks;
+    size_t obstacles, emitters, sinks, bodies;
   };
   // An action line: its words, and the words after the verb as floats
   // (NaN where not a number).
@@ -236,6 +236,7 @@ class Session {
   bool check_finite();
   bool check_count(const Before& b, const std::vector<uint32_t>& ids);
   bool check_pour(long fresh, const Before& b);
+  bool check_bodies();
   bool check_obstacles(const tidepool::FrameStats& st, long max_id_before, float spacing);
   bool check_sinks(const tidepool::FrameStats& st, long max_id_before);
   bool check_safety_net(bool steady);
@@ -257,6 +258,8 @@ class Session {
   Outcome do_shape(Action& a);
   Outcome do_polyline(Action& a);
   Outcome do_remove(Action& a);
+  Outcome do_body(Action& a);
+  Outcome do_drag(Action& a);
   Outcome do_emitter(Action& a);
   Outcome do_sink(Action& a);
   Outcome do_dye(Action& a);

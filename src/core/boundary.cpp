@@ -27,6 +27,7 @@
 // symmetric).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "boundary.h"
 #include "simd.h"
@@ -51,9 +52,44 @@ glm::vec2 closest_on_segment(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
 
 float cross(glm::vec2 a, glm::vec2 b) { return a.x * b.y - a.y * b.x; }
 
+// A convex polygon's signed distance: inside, the nearest side's (the
+// largest of the distances to the sides' lines, all negative); outside,
+// the distance to the nearest point of the outline.
+float polygon_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal) {
+  float inside = -std::numeric_limits<float>::infinity(), outside = std::numeric_limits<float>::infinity();
+  glm::vec2 side_normal(0.0f, 1.0f), nearest = o.points[0];
+  for (int k = 0; k < o.count; ++k) {
+    const glm::vec2 a = o.points[k], b = o.points[k + 1 < o.count ? k + 1 : 0];
+    const glm::vec2 ab = b - a;
+    const float len = std::sqrt(ab.x * ab.x + ab.y * ab.y);
+    const glm::vec2 n(ab.y / len, -ab.x / len);  // outward: the corners run counter-clockwise
+    const float line = glm::dot(p - a, n);
+    if (line > inside) {
+      inside = line;
+      side_normal = n;
+    }
+    const glm::vec2 c = closest_on_segment(p, a, b);
+    const glm::vec2 pc = p - c;
+    const float dist = pc.x * pc.x + pc.y * pc.y;
+    if (dist < outside) {
+      outside = dist;
+      nearest = c;
+    }
+  }
+  if (inside <= 0.0f) {
+    *normal = side_normal;
+    return inside;
+  }
+  const glm::vec2 d = p - nearest;
+  const float len = std::sqrt(d.x * d.x + d.y * d.y);
+  *normal = len > 0.0f ? d / len : side_normal;
+  return len;
+}
+
 }  // namespace
 
 float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal) {
+  if (o.kind == Obstacle::Kind::Polygon) return polygon_distance(o, p, normal);
   const glm::vec2 c = o.kind == Obstacle::Kind::Circle ? o.a : closest_on_segment(p, o.a, o.b);
   glm::vec2 d = p - c;
   float len = std::sqrt(d.x * d.x + d.y * d.y);
@@ -182,24 +218,29 @@ void Walls::subtract_corner(float a, float b, glm::vec2 na, glm::vec2 nb, float 
   *ay -= da * na.y + db * nb.y;
 }
 
+Walls::Sample Walls::sample(float d, float h) const {
+  const float u = std::max(d, 0.0f) * ((kWallSamples - 1) / h);
+  const int k = std::min(static_cast<int>(u), kWallSamples - 2);
+  const float f = u - static_cast<float>(k);
+  return {phi_[k] + f * (phi_[k + 1] - phi_[k]), line_[k] + f * (line_[k + 1] - line_[k]),
+          visc_[k] + f * (visc_[k + 1] - visc_[k])};
+}
+
 bool Walls::density(float x, float y, const Params& params, const Box& box,
                     const std::vector<Obstacle>& obstacles, float* rho, float* gx, float* gy,
-                    float* lap) const {
+                    float* lap, float* moving) const {
   const float h = params.h, rho0 = params.rest_density;
-  const float scale = (kWallSamples - 1) / h;
-  float r = 0.0f, ax = 0.0f, ay = 0.0f, visc = 0.0f;
-  // Adds the half-plane at distance d with inward normal (nx, ny).
+  float r = 0.0f, ax = 0.0f, ay = 0.0f, visc = 0.0f, vg = 0.0f;
+  // Adds the half-plane at distance d with inward normal (nx, ny); returns
+  // its gradient's factor along the normal.
   auto add = [&](float d, float nx, float ny) {
-    if (d >= h) return;
-    const float u = std::max(d, 0.0f) * scale;
-    const int k = std::min(static_cast<int>(u), kWallSamples - 2);
-    const float f = u - static_cast<float>(k);
-    const float phi = phi_[k] + f * (phi_[k + 1] - phi_[k]);
-    const float slope = line_[k] + f * (line_[k + 1] - line_[k]);
-    r += phi;
-    visc += visc_[k] + f * (visc_[k + 1] - visc_[k]);
-    ax += slope * nx;  // slope < 0: the gradient points into the wall
-    ay += slope * ny;
+    if (!(d < h)) return 0.0f;  // beyond h, or not a number
+    const Sample w = sample(d, h);
+    r += w.phi;
+    visc += w.visc;
+    ax += w.slope * nx;  // slope < 0: the gradient points into the wall
+    ay += w.slope * ny;
+    return w.slope;
   };
   const float left = x - box.min.x, right = box.max.x - x, bottom = y - box.min.y, top = box.max.y - y;
   add(left, 1.0f, 0.0f);
@@ -214,15 +255,25 @@ bool Walls::density(float x, float y, const Params& params, const Box& box,
   bool near_obstacle = false;
   for (const Obstacle& o : obstacles) {
     glm::vec2 n;
-    const float d = obstacle_distance(o, glm::vec2(x, y), &n);
+    const glm::vec2 at(x, y);
+    const float d = obstacle_distance(o, at, &n);
     near_obstacle = near_obstacle || d < h;
-    add(d, n.x, n.y);
+    const float slope = add(d, n.x, n.y);
+    if (o.body >= 0) vg += slope * glm::dot(o.velocity_at(at), n);
   }
   *rho = rho0 * r;
   *gx = rho0 * ax;
   *gy = rho0 * ay;
   *lap = rho0 * visc;
+  if (moving) *moving = rho0 * vg;
   return near_obstacle;
+}
+
+glm::vec2 Walls::gradient(const Obstacle& o, glm::vec2 at, const Params& params) const {
+  glm::vec2 n;
+  const float d = obstacle_distance(o, at, &n);
+  if (!(d < params.h)) return glm::vec2(0.0f);
+  return params.rest_density * sample(d, params.h).slope * n;
 }
 
 // A particle stands for a square of fluid one spacing wide, so its centre
@@ -386,7 +437,13 @@ void collide(WorldState& s) {
   float* const half_y = leapfrog ? carried.half_vy->data() : nullptr;
   const float radius = contact_radius(s.spacing());
   const Box b = contact_box(s.box, radius);
-  const bool any_obstacles = !s.obstacles.empty();
+  const bool any_obstacles = !s.solids.empty();
+  const bool bodies = !s.bodies.empty();
+  if (bodies) {
+    s.body_hit.assign(static_cast<size_t>(n), -1);
+    s.hit_dvx.assign(static_cast<size_t>(n), 0.0f);
+    s.hit_dvy.assign(static_cast<size_t>(n), 0.0f);
+  }
   s.loops.parallel(n, [&](int begin, int end) {
     // The container first; then the obstacles, which slide a particle along
     // a wall rather than push it through one, so neither leaves a particle
@@ -395,10 +452,26 @@ void collide(WorldState& s) {
     else keep_in_box<false>(p, nullptr, nullptr, b, e, reflect, begin, end);
     for (int i = begin; any_obstacles && i < end; ++i) {
       glm::vec2 pos(p.x[i], p.y[i]);
-      const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
-      const bool hit = leave_obstacles(s.obstacles, b, prev, radius, e, &pos, [&](glm::vec2 normal) {
-        reflect(true, normal.x, normal.y, p.vx[i], p.vy[i]);
+      const glm::vec2 prev(p.x_prev[i], p.y_prev[i]), v0(p.vx[i], p.vy[i]);
+      int body = -1;
+      const bool hit = leave_obstacles(s.solids, b, prev, radius, e, &pos, [&](const Obstacle& o, glm::vec2 normal) {
+        if (o.body < 0) {
+          reflect(true, normal.x, normal.y, p.vx[i], p.vy[i]);
+          return;
+        }
+        // In the body's frame at the contact.
+        const glm::vec2 vb = o.velocity_at(pos);
+        float vx = p.vx[i] - vb.x, vy = p.vy[i] - vb.y;
+        reflect(true, normal.x, normal.y, vx, vy);
+        p.vx[i] = vx + vb.x;
+        p.vy[i] = vy + vb.y;
+        body = o.body;
       });
+      if (body >= 0) {
+        s.body_hit[i] = body;
+        s.hit_dvx[i] = p.vx[i] - v0.x;
+        s.hit_dvy[i] = p.vy[i] - v0.y;
+      }
       if (hit && leapfrog) {  // seed 000 resets both half-step velocities too
         half_x[i] = p.vx[i];
         half_y[i] = p.vy[i];
@@ -407,6 +480,19 @@ void collide(WorldState& s) {
       p.y[i] = pos.y;
     }
   });
+}
+
+void obstacle_bounds(const Obstacle& o, glm::vec2* lo, glm::vec2* hi) {
+  if (o.kind == Obstacle::Kind::Polygon) {
+    *lo = *hi = o.points[0];
+    for (int k = 1; k < o.count; ++k) {
+      *lo = glm::min(*lo, o.points[k]);
+      *hi = glm::max(*hi, o.points[k]);
+    }
+    return;
+  }
+  *lo = glm::min(o.a, o.b) - o.radius;
+  *hi = glm::max(o.a, o.b) + o.radius;
 }
 
 int add_obstacle(std::vector<Obstacle>& obstacles, Obstacle o, int* next_id) {

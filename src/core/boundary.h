@@ -25,12 +25,23 @@ class Walls {
   void build(const Params& params, DensityKernel kernel);
   // The boundary density rho_b at (x, y), its gradient and the viscosity
   // Laplacian sum of the box's walls and the obstacles within h; returns
-  // whether an obstacle lies within h of (x, y).
+  // whether an obstacle lies within h of (x, y). *moving (if given) gets
+  // sum_o v_o.grad rho_b,o over the moving obstacles (the bodies): the
+  // rate at which they raise the density at (x, y), as moving boundary
+  // particles do (Akinci et al. 2012).
   bool density(float x, float y, const Params& params, const Box& box,
                const std::vector<Obstacle>& obstacles, float* rho, float* gx, float* gy,
-               float* lap) const;
+               float* lap, float* moving = nullptr) const;
+  // Obstacle o's share of grad rho_b at `at` (zero beyond h): a fluid
+  // particle's boundary pressure force -m (p / rho^2) grad rho_b has the
+  // reaction m (p / rho^2) grad rho_b on o (coupling.cpp).
+  glm::vec2 gradient(const Obstacle& o, glm::vec2 at, const Params& params) const;
 
  private:
+  struct Sample {
+    float phi, slope, visc;  // Phi(d), dPhi/dd, Psi(d)
+  };
+  Sample sample(float d, float h) const;
   static constexpr int kCornerSamples = 33;
   template <class Kernel, class Lap>
   void build_corner(double h, double s, const Kernel& kernel, const Lap& lap);
@@ -46,6 +57,33 @@ class Walls {
 // Signed distance from p to the obstacle's surface (negative inside) and the
 // outward unit normal at the closest point.
 float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal);
+// The obstacle's bounding box.
+void obstacle_bounds(const Obstacle& o, glm::vec2* lo, glm::vec2* hi);
+
+// Calls f(o.body, point, outward normal, length) for the midpoints of the
+// pieces of a disc's or polygon's outline, each at most `step` long (a
+// disc in at least 16).
+template <class F>
+void sample_outline(const Obstacle& o, float step, F&& f) {
+  if (o.kind == Obstacle::Kind::Circle) {
+    const float around = 6.28318531f * o.radius;
+    const int m = std::max(16, static_cast<int>(std::ceil(around / step)));
+    for (int q = 0; q < m; ++q) {
+      const float t = 6.28318531f * (float(q) + 0.5f) / float(m);
+      const glm::vec2 n(std::cos(t), std::sin(t));
+      f(o.body, o.a + o.radius * n, n, around / float(m));
+    }
+    return;
+  }
+  for (int e = 0; e < o.count; ++e) {
+    const glm::vec2 a = o.points[e], b = o.points[e + 1 < o.count ? e + 1 : 0];
+    const glm::vec2 ab = b - a;
+    const float len = std::sqrt(ab.x * ab.x + ab.y * ab.y);
+    const glm::vec2 n(ab.y / len, -ab.x / len);  // outward: the corners run counter-clockwise
+    const int m = std::max(1, static_cast<int>(std::ceil(len / step)));
+    for (int q = 0; q < m; ++q) f(o.body, a + (float(q) + 0.5f) / float(m) * ab, n, len / float(m));
+  }
+}
 
 // How far collide() keeps particle centres off every wall and obstacle:
 // half a spacing (boundary.cpp says why).
@@ -82,7 +120,7 @@ void slide_along_wall(const Obstacle& o, const Box& b, float radius, glm::vec2* 
 constexpr int kObstaclePasses = 8;
 
 // Moves *pos, reached from prev in this step, out of every obstacle and
-// keeps it in the contact box b, calling hit(normal) at each contact;
+// keeps it in the contact box b, calling hit(obstacle, normal) at each contact;
 // returns whether any obstacle touched it. The obstacles are projected on
 // in turn, and again while a pass still moves the particle (Gauss-Seidel,
 // as position-based dynamics does, Müller et al. 2007), so a particle in
@@ -105,7 +143,7 @@ bool leave_obstacles(const std::vector<Obstacle>& obstacles, const Box& b, glm::
       const glm::vec2 before = *pos;
       glm::vec2 normal;
       if (!push_out(o, prev, radius, pass == 0 ? e : 0.0f, *pos == reached, pos, &normal)) continue;
-      hit(normal);
+      hit(o, normal);
       touched = true;
       if (pos->x < b.min.x || pos->x > b.max.x || pos->y < b.min.y || pos->y > b.max.y)
         slide_along_wall(o, b, radius, pos);
@@ -119,7 +157,10 @@ bool leave_obstacles(const std::vector<Obstacle>& obstacles, const Box& b, glm::
 
 // Moves every particle inside the container, then out of the obstacles
 // (leave_obstacles), reflecting its velocity (Müller 2003 sec. 3.6;
-// boundary.cpp).
+// boundary.cpp); off a body, its velocity relative to the body's there.
+// With bodies, s.body_hit gets the body each particle last touched (-1
+// for none) and s.hit_dvx/dvy the velocity the obstacles gave it, whose
+// reaction the body takes (coupling.cpp).
 void collide(WorldState& s);
 
 // Moves apart the particles of an SPH solver closer than min_separation

@@ -62,13 +62,15 @@ inline DensityOut density_outputs(WorldState& s) {
 // every particle), for the forces pass's wall terms.
 struct WallSample {
   float gx = 0.0f, gy = 0.0f, lap = 0.0f;
+  float moving = 0.0f;  // sum over the bodies of v_b.grad rho_b (Walls::density)
   bool near_obstacle = false;
 };
 inline float wall_terms(WorldState& s, int i, WallSample* w) {
   float rho = 0.0f;
   if (s.near_wall[i]) {
     const Particles& p = s.particles;
-    w->near_obstacle = s.walls.density(p.x[i], p.y[i], s.params, s.box, s.obstacles, &rho, &w->gx, &w->gy, &w->lap);
+    w->near_obstacle = s.walls.density(p.x[i], p.y[i], s.params, s.box, s.solids, &rho, &w->gx, &w->gy, &w->lap,
+                                        &w->moving);
     s.near_wall[i] = w->gx != 0.0f || w->gy != 0.0f || w->lap != 0.0f;
   }
   return rho;

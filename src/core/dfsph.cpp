@@ -98,7 +98,8 @@ class DfsphSolver final : public SolverBase<DfsphSolver> {
 
   size_t bytes() const override {
     size_t bytes = lists_.bytes() + near_obstacle_.capacity() + obstacle_contacts_.capacity() * sizeof(int);
-    for (const auto* v : {&kappa_, &kappa_v_, &neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &factor_, &rho_adv_, &v_pred_})
+    for (const auto* v : {&kappa_, &kappa_v_, &neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &wall_moving_, &factor_,
+                          &rho_adv_, &v_pred_})
       bytes += bytes_of(*v);
     return bytes;
   }
@@ -115,6 +116,7 @@ class DfsphSolver final : public SolverBase<DfsphSolver> {
   Array<float> neighbours_;        // per particle, self excluded
   Array<float> wall_gx_, wall_gy_; // gradient of the boundary density
   Array<float> wall_lap_;          // boundary viscosity Laplacian sum
+  Array<float> wall_moving_;       // with bodies: sum_b v_b.grad rho_b,i, their share of D rho / Dt
   Array<float> factor_;            // alpha_i (eq. 11)
   // The solves' per-particle scratch: the predicted error, then each
   // iteration's stiffness increment over rho in its place.
@@ -148,8 +150,10 @@ void DfsphSolver::density_pass(WorldState& s) {
   for (auto* v : {&neighbours_, &wall_gx_, &wall_gy_, &wall_lap_, &factor_}) v->resize(static_cast<size_t>(n));
   // The obstacles' contacts are predicted (predict_velocities) for the
   // particles near one; without obstacles there are none to flag.
-  const bool flag_obstacles = !s.obstacles.empty();
+  const bool flag_obstacles = !s.solids.empty();
   if (flag_obstacles) near_obstacle_.resize(static_cast<size_t>(n));
+  const bool bodies = !s.bodies.empty();
+  wall_moving_.resize(bodies ? static_cast<size_t>(n) : 0);
   const DensityOut out = density_outputs(s);
   auto finish = [&](int i, float rho_sum, float sx, float sy) {
     WallSample wall;
@@ -158,6 +162,7 @@ void DfsphSolver::density_pass(WorldState& s) {
     wall_gx_[i] = wall.gx;
     wall_gy_[i] = wall.gy;
     wall_lap_[i] = wall.lap;
+    if (bodies) wall_moving_[i] = wall.moving;
     out.set_density(i, density);
     out.set_normal(i, sx, sy);
     out.set_surface(i);
@@ -317,7 +322,7 @@ void DfsphSolver::predict_velocities(WorldState& s, float dt, bool divergence) {
       glm::vec2 pos = from + dt * glm::vec2(p.vx[i], p.vy[i]);
       pos = glm::vec2(keep_inside(pos.x, b.min.x, b.max.x, e), keep_inside(pos.y, b.min.y, b.max.y, e));
       // Untouched by any obstacle: the container's answer above stands.
-      if (!leave_obstacles(s.obstacles, b, from, radius, e, &pos, [](glm::vec2) {})) continue;
+      if (!leave_obstacles(s.solids, b, from, radius, e, &pos, [](const Obstacle&, glm::vec2) {})) continue;
       v_pred[2 * i] = (pos.x - from.x) / dt;
       v_pred[2 * i + 1] = (pos.y - from.y) / dt;
     }
@@ -340,11 +345,12 @@ double DfsphSolver::predict(WorldState& s, float dt, bool divergence, float* lar
   rho_adv_.resize(static_cast<size_t>(n));
   predict_velocities(s, dt, divergence);
   const float* const v_pred = v_pred_.data();
+  const float* const moving = wall_moving_.empty() ? nullptr : wall_moving_.data();
   with_lanes(s.lanes, n, [&](auto lanes) {
     using V = decltype(lanes);
     s.loops.parallel(n, [&](int begin, int end) {
       lists_.for_each(begin, end, [&](int i, const List& l) {
-        // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + v_i.grad rho_b,i
+        // (D rho / Dt)_i = sum_j m (v_i - v_j).grad W_ij + (v_i - v_b).grad rho_b,i
         const float vxi = v_pred[2 * i], vyi = v_pred[2 * i + 1];
         V acc(0.0f);
         for_list<V>(l.begin, l.end, [&](int k) {
@@ -354,6 +360,7 @@ double DfsphSolver::predict(WorldState& s, float dt, bool divergence, float* lar
           acc += dvx * V::load(l.gx + k) + dvy * V::load(l.gy + k);
         });
         rho_adv_[i] = vxi * wall_gx_[i] + vyi * wall_gy_[i] + sum(acc);
+        if (moving) rho_adv_[i] -= moving[i];
       });
       // From each rate what the solve drives to zero, in a loop of its own:
       // it vectorises, and so runs as selects, where in the list walk's
@@ -488,7 +495,7 @@ int DfsphSolver::density_solve(WorldState& s, float dt, float* error_out, double
   });
   // The particles whose predicted moves may meet an obstacle (predict_velocities).
   obstacle_contacts_.clear();
-  if (!s.obstacles.empty()) {
+  if (!s.solids.empty()) {
     for (int i = 0; i < n; ++i)
       if (near_obstacle_[i]) obstacle_contacts_.push_back(i);
   }

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "boundary.h"
+#include "coupling.h"
 #include "mac_grid.h"
 #include "poisson.h"
 #include "pointers.h"
@@ -104,6 +105,8 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   void mark_known();
   void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers);
   void grid_to_particles(WorldState& s, float dt);
+  void push_bodies(WorldState& s, float dt) const;
+  float pressure_at(glm::vec2 p) const;
   void velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change = nullptr) const;
   // The window's cells, and its u and v faces.
   FaceRect cells() const { return window_; }
@@ -267,13 +270,69 @@ void FlipSolver::particles_to_grid(const WorldState& s) {
       if (wv_[f] > 0.0f) g_.v[f] /= wv_[f];
   });
   // Obstacles: cells whose centre lies inside one are solid.
-  const std::vector<uint8_t>& solid = solids_.update(g_, s.obstacles);
+  const std::vector<uint8_t>& solid = solids_.update(g_, s.solids);
   for_rows(cells(), nx, [&](int c0, int c1) {
     for (int c = c0; c < c1; ++c)
       if (solid[c]) type_[c] = kSolidCell;
   });
 }
 
+// The pressure at p from the cell centres around it that are not solid
+// (air holds 0), bilinear, its weights renormalised over those cells.
+float FlipSolver::pressure_at(glm::vec2 p) const {
+  const float fx = (p.x - g_.origin.x) / g_.dx - 0.5f, fy = (p.y - g_.origin.y) / g_.dx - 0.5f;
+  const int i = static_cast<int>(std::floor(fx)), j = static_cast<int>(std::floor(fy));
+  const float tx = fx - float(i), ty = fy - float(j);
+  float sum = 0.0f, weight = 0.0f;
+  for (int b = 0; b <= 1; ++b)
+    for (int a = 0; a <= 1; ++a) {
+      const int ci = i + a, cj = j + b;
+      if (ci < 0 || ci >= g_.nx || cj < 0 || cj >= g_.ny) continue;
+      const int c = g_.cell(ci, cj);
+      if (type_[c] == kSolidCell) continue;
+      const float w = (a ? tx : 1.0f - tx) * (b ? ty : 1.0f - ty);
+      sum += w * (type_[c] == kFluidCell ? phi_[c] : 0.0f);
+      weight += w;
+    }
+  return weight > 0.0f ? sum / weight : 0.0f;
+}
+
+// The water's pressure force on each body, -sum p n ds over its outline,
+// and its torque. The cells resolve a body only to a cell, so the outline
+// is the body's own, sampled every half cell, and the pressure at each
+// sample is extrapolated linearly from one and two cells out along the
+// normal, where the cells are water: exact for a hydrostatic pressure, so
+// a floating body displaces its own area (Archimedes), not its cells'.
+void FlipSolver::push_bodies(WorldState& s, float dt) const {
+  if (s.bodies.empty()) return;
+  const Params& P = s.params;
+  const float to_pa = P.rest_density / dt;  // p = rho0 phi / dt
+  const float dx = g_.dx;
+  // At most the pressure of a full tank and of the fastest flow the faces
+  // hold (max_speed): a pocket of water that bodies and walls close in has
+  // no pressure of its own (its Poisson system is singular), and the
+  // solve's answer there bounds nothing.
+  const float height = s.box.max.y - s.box.min.y;
+  const float most = P.rest_density * (std::sqrt(P.gravity_x * P.gravity_x + P.gravity_y * P.gravity_y) * height +
+                                       P.max_speed * P.max_speed);
+  int wet = 0, samples = 0;  // of the body being sampled
+  auto sample = [&](int k, glm::vec2 at, glm::vec2 n, float ds) {
+    const glm::vec2 out = at + dx * n;
+    const float p1 = pressure_at(out), p2 = pressure_at(at + 2.0f * dx * n);
+    const float p = std::clamp(to_pa * (2.0f * p1 - p2), 0.0f, most);
+    push_body(s, k, at, -static_cast<double>(p * ds) * glm::dvec2(n));
+    int i, j;
+    g_.cell_at(out, &i, &j);
+    wet += type_[g_.cell(i, j)] == kFluidCell;
+    ++samples;
+  };
+  for (const Obstacle& o : s.solids) {
+    if (o.body < 0) continue;
+    wet = samples = 0;
+    sample_outline(o, 0.5f * dx, sample);
+    set_wet(s, o.body, float(wet) / float(samples));
+  }
+}
 // Copies into each unknown face of the rectangle the mean of its known
 // neighbours, layer by layer: the particles near the surface sample faces
 // that no particle reached.
@@ -511,6 +570,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
           s.loops, &poisson_, &phi_, &rhs_, &source_, P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w)
       .record(st);
   st.cells = nx * ny;
+  push_bodies(s, dt);
   // The pressure at the particles: p = rho0 phi / dt in their cell.
   for (int k = 0; k < p.size(); ++k) {
     int i, j;

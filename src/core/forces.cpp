@@ -190,7 +190,7 @@ void wall_forces(WorldState& s, float dt, const ForceOptions& o, bool friction, 
       wlap = o.wall_lap[i];
     } else {
       float wr;
-      s.walls.density(p.x[i], p.y[i], P, s.box, s.obstacles, &wr, &wgx, &wgy, &wlap);
+      s.walls.density(p.x[i], p.y[i], P, s.box, s.solids, &wr, &wgx, &wgy, &wlap);
     }
     const float rhoi = p.density[i];
     if (o.pressure) wall_pressure(p.pressure[i], rhoi, wgx, wgy, &p.ax[i], &p.ay[i]);

@@ -33,7 +33,9 @@ namespace {
 bool same_obstacles(const std::vector<Obstacle>& a, const std::vector<Obstacle>& b) {
   if (a.size() != b.size()) return false;
   for (size_t k = 0; k < a.size(); ++k)
-    if (a[k].kind != b[k].kind || a[k].a != b[k].a || a[k].b != b[k].b || a[k].radius != b[k].radius) return false;
+    if (a[k].kind != b[k].kind || a[k].a != b[k].a || a[k].b != b[k].b || a[k].radius != b[k].radius ||
+        a[k].points != b[k].points)
+      return false;
   return true;
 }
 }  // namespace
@@ -49,8 +51,8 @@ const std::vector<uint8_t>& SolidMask::update(const MacGrid& g, const std::vecto
   mask_.assign(static_cast<size_t>(g.nx) * g.ny, 0);
   for (const Obstacle& o : obstacles) {
     // Only the cells within the obstacle's bounding box can lie inside it.
-    const glm::vec2 lo = glm::min(o.a, o.kind == Obstacle::Kind::Capsule ? o.b : o.a) - o.radius;
-    const glm::vec2 hi = glm::max(o.a, o.kind == Obstacle::Kind::Capsule ? o.b : o.a) + o.radius;
+    glm::vec2 lo, hi;
+    obstacle_bounds(o, &lo, &hi);
     const int i0 = std::max(0, static_cast<int>(std::floor((lo.x - g.origin.x) / g.dx)));
     const int j0 = std::max(0, static_cast<int>(std::floor((lo.y - g.origin.y) / g.dx)));
     const int i1 = std::min(g.nx - 1, static_cast<int>(std::floor((hi.x - g.origin.x) / g.dx)));

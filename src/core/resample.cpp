@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "boundary.h"
+#include "coupling.h"
 #include "state.h"
 #include "tidepool/world.h"
 
@@ -102,6 +103,7 @@ bool World::relay() {
 }
 
 bool World::relay(glm::vec2 step, const Params& p) {
+  gather_solids(*s_);  // the bodies where they are now
   WorldState& s = *s_;
   const Particles& old = s.particles;
   const int n_old = old.size();
@@ -149,7 +151,7 @@ bool World::relay(glm::vec2 step, const Params& p) {
       // the free surface's value.
       if (!inside && volume * w_sum < 0.5) continue;
       bool solid = false;
-      for (const Obstacle& o : s.obstacles) {
+      for (const Obstacle& o : s.solids) {
         glm::vec2 normal;
         const float d = obstacle_distance(o, q, &normal);
         solid |= d < 0.0f;

@@ -5,6 +5,7 @@
 #include "tidepool/scenes.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 
 namespace tidepool {
@@ -157,6 +158,14 @@ Layout smoke_layout() {
   return l;
 }
 
+// Still water 1 m deep in a 4 x 3 m tank: the rigid bodies' pool.
+Layout pool_layout() {
+  Layout l;
+  l.box = Box{{0.0f, 0.0f}, {4.0f, 3.0f}};
+  l.fluid = {rect(0.0f, 0.0f, 4.0f, 1.0f)};
+  return l;
+}
+
 const std::vector<SceneDef>& scene_defs() {
   static const std::vector<SceneDef> defs = {
       {{"dam-break", "water column 1 m wide, 2 m high collapses in a 4 m tank (Koshizuka & Oka 1996)", 2000},
@@ -198,6 +207,19 @@ const std::vector<SceneDef>& scene_defs() {
            e.width = std::max(0.12f, 4.0f * res.spacing);
            e.limit = particles;
            w.add_emitter(e);
+         };
+         return l;
+       }},
+      {{"pool", "still water 1 m deep in a 4 x 3 m tank, for rigid bodies (--body)", 4000},
+       "water", nullptr, pool_layout},
+      {{"float", "a light box, a disc at 0.8 of the water's density and a heavy box dropped into the pool", 4000},
+       "water", nullptr,
+       [] {
+         Layout l = pool_layout();
+         l.extras = [](World& w, const Resolution&, int, const Place& at) {
+           w.add_body(BodyShape::box(0.6f, 0.3f), 500.0f, at(0.9f, 1.5f), 0.1f);
+           w.add_body(BodyShape::disc(0.2f), 800.0f, at(2.0f, 1.6f));
+           w.add_body(BodyShape::box(0.35f, 0.25f), 2000.0f, at(3.1f, 1.5f), -0.2f);
          };
          return l;
        }},
@@ -327,11 +349,57 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   for (const Region& r : layout.fluid)
     for_each_point(r, res.spacing, [&](glm::vec2 q) { fresh.add_particle(q, r.velocity); });
   if (layout.extras) layout.extras(fresh, res, particles, at);
+  for (const BodyDef& def : setup.bodies) {
+    std::string why;
+    if (fresh.add_body(def, &why) < 0) problems.push_back(why);
+  }
+  if (!problems.empty()) {
+    if (error) {
+      error->clear();
+      for (size_t k = 0; k < problems.size(); ++k) *error += (k ? "\n" : "") + problems[k];
+    }
+    return false;
+  }
   world = std::move(fresh);
   return true;
 }
 
 }  // namespace
+
+bool parse_body(std::string_view text, BodyDef* out, std::string* error) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    parts.emplace_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  const std::string& kind = parts[0];
+  const size_t want = kind == "box" ? 6 : (kind == "disc" || kind == "boat") ? 5 : 0;
+  auto fail = [&](const std::string& why) {
+    if (error) *error = "body '" + std::string(text) + "': " + why;
+    return false;
+  };
+  if (want == 0) return fail("the shape is box, disc or boat");
+  if (parts.size() != want)
+    return fail(kind == "box" ? "expected box,WIDTH,HEIGHT,DENSITY,X,Y"
+                              : "expected " + kind + (kind == "disc" ? ",RADIUS" : ",LENGTH") + ",DENSITY,X,Y");
+  std::vector<float> v;
+  for (size_t k = 1; k < parts.size(); ++k) {
+    char* end = nullptr;
+    const double x = std::strtod(parts[k].c_str(), &end);
+    if (parts[k].empty() || *end != '\0') return fail("'" + parts[k] + "' is not a number");
+    v.push_back(static_cast<float>(x));
+  }
+  BodyDef def;
+  const size_t d = kind == "box" ? 2 : 1;  // where the density is
+  def.shape = kind == "box" ? BodyShape::box(v[0], v[1]) : kind == "disc" ? BodyShape::disc(v[0]) : BodyShape::boat(v[0]);
+  def.density = v[d];
+  def.position = {v[d + 1], v[d + 2]};
+  *out = def;
+  return true;
+}
 
 const std::vector<SceneInfo>& scenes() {
   static const std::vector<SceneInfo> list = [] {

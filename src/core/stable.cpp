@@ -226,12 +226,29 @@ void StableFluids::fit(const WorldState& s) {
     else if (s.particles.size() > 0) take_up(s.particles);
   }
   lid_ = P.lid_speed;
-  const std::vector<uint8_t>& inside = solids_.update(g_, s.obstacles);
+  const std::vector<uint8_t>& inside = solids_.update(g_, s.solids);
   for (size_t c = 0; c < type_.size(); ++c) {
     solid_[c] = inside[c];
     type_[c] = inside[c] ? kSolidCell : kFluidCell;
     if (solid_[c])
       for (auto& d : dye_) d[c] = 0.0f;
+  }
+  // The bodies' cells (a body moves, so the mask above has them afresh).
+  body_cell_.assign(type_.size(), -1);
+  bodies_.clear();
+  for (const Obstacle& o : s.solids) {
+    if (o.body < 0) continue;
+    glm::vec2 lo, hi;
+    obstacle_bounds(o, &lo, &hi);
+    int i0, j0, i1, j1;
+    g_.cell_at(lo, &i0, &j0);
+    g_.cell_at(hi, &i1, &j1);
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        glm::vec2 normal;
+        if (obstacle_distance(o, g_.centre(i, j), &normal) < 0.0f) body_cell_[g_.cell(i, j)] = static_cast<int>(bodies_.size());
+      }
+    bodies_.push_back(o);
   }
 }
 
@@ -281,18 +298,25 @@ void StableFluids::take_up(const Particles& p) {
   for (size_t f = 0; f < g_.v.size(); ++f) g_.v[f] = weight_v[f] > 0.0f ? g_.v[f] / weight_v[f] : 0.0f;
 }
 
-// No flow through the box's walls or into a solid cell.
+// No flow through the box's walls or into a still solid cell; the faces
+// of a body's cells take its velocity there, so a moving body stirs the
+// dye (the projection holds them as it holds the walls').
 void StableFluids::close_solid_faces() {
   const int nx = g_.nx, ny = g_.ny;
+  auto body = [&](int i, int j) { return bodies_.empty() ? -1 : body_cell_[g_.cell(i, j)]; };
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i <= nx; ++i) {
       const bool open = i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)];
-      if (!open) g_.u[g_.u_index(i, j)] = 0.0f;
+      if (open) continue;
+      const int k = i > 0 && i < nx ? std::max(body(i - 1, j), body(i, j)) : -1;
+      g_.u[g_.u_index(i, j)] = k >= 0 ? bodies_[static_cast<size_t>(k)].velocity_at(g_.u_face(i, j)).x : 0.0f;
     }
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i < nx; ++i) {
       const bool open = j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)];
-      if (!open) g_.v[g_.v_index(i, j)] = 0.0f;
+      if (open) continue;
+      const int k = j > 0 && j < ny ? std::max(body(i, j - 1), body(i, j)) : -1;
+      g_.v[g_.v_index(i, j)] = k >= 0 ? bodies_[static_cast<size_t>(k)].velocity_at(g_.v_face(i, j)).y : 0.0f;
     }
 }
 

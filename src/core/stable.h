@@ -79,6 +79,7 @@ class StableFluids final : public SolverBase<StableFluids> {
   std::vector<float>& dye(int channel) { return dye_[static_cast<size_t>(channel)]; }
 
  private:
+  // No flow through the walls or the obstacles; a body's faces move with it.
   void close_solid_faces();
   void resample(const MacGrid& old, const std::array<std::vector<float>, 3>& old_dye);
   void take_up(const Particles& p);
@@ -109,6 +110,9 @@ class StableFluids final : public SolverBase<StableFluids> {
   std::vector<float> phi_, rhs_;       // the projection's potential and divergence
   std::vector<float> pressure_, cu_, cv_, vort_;
   std::vector<uint8_t> solid_;
+  // The bodies among the solids: each cell's (an index into bodies_), or -1.
+  std::vector<int> body_cell_;
+  std::vector<Obstacle> bodies_;
   std::vector<uint8_t> free_;          // the viscosity solve's unknown faces
   PoissonSolver poisson_;
   SolidMask solids_;

@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/vec2.hpp>
+
+#include "bodies.h"
 #include "boundary.h"
 #include "emitters.h"
 #include "loops.h"
@@ -21,7 +24,8 @@ struct WorldState {
   Params params;
   Box box;
   Particles particles;
-  std::vector<Obstacle> obstacles;
+  std::vector<Obstacle> obstacles;  // the static ones
+  BodySet bodies;                  // rigid bodies (bodies.h)
   Sources sources;  // emitters and sinks
   std::vector<PointerForce> pointers;
 
@@ -43,6 +47,16 @@ struct WorldState {
   std::vector<uint8_t> near_wall;
   Array<float> colour_lap;  // the colour field's Laplacian (forces pass)
   Array<float> apart_x, apart_y, apart_vx, apart_vy, apart_count;  // keep_apart's (separation.cpp)
+  // What the stages collide with: the static obstacles, then the bodies as
+  // moving ones (gather_solids, coupling.cpp); and the coupling's scratch:
+  // collide()'s contacts with bodies, the forces summed for Box2D.
+  std::vector<Obstacle> solids;
+  std::vector<int> body_hit;
+  Array<float> hit_dvx, hit_dvy;
+  std::vector<glm::dvec2> body_force;
+  std::vector<double> body_torque;
+  std::vector<float> body_wet;  // the share of each body's outline in the water (set_wet)
+  std::vector<int> beside;      // the particles beside a body (coupling.cpp)
 
   float max_accel = 0.0f;  // largest |a| of the last substep
   double time = 0.0;

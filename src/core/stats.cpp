@@ -11,6 +11,7 @@ void compute_stats(const WorldState& s, FrameStats& st) {
   const Particles& p = s.particles;
   const int n = p.size();
   st.particles = n;
+  st.bodies = static_cast<int>(s.bodies.bodies().size());
   st.time = s.time;
   const float rho0 = s.params.rest_density;
   double err_sum = 0.0, ke = 0.0;
@@ -66,6 +67,10 @@ uint64_t state_hash(const WorldState& s) {
     const size_t cells = static_cast<size_t>(g->nx) * g->ny;
     for (const float* f : {g->u, g->v, g->dye[0], g->dye[1], g->dye[2]}) mix(f, cells * sizeof(float));
   }
+  // The bodies' poses and velocities, where there are any: a world without
+  // bodies hashes as it did before they existed.
+  for (const Body& b : s.bodies.bodies())
+    for (const float f : {b.position.x, b.position.y, b.angle, b.velocity.x, b.velocity.y, b.omega}) mix(&f, sizeof f);
   mix(&s.time, sizeof s.time);
   return hash;
 }

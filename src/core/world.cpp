@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "coupling.h"
 #include "pointers.h"
 #include "safety.h"
 #include "simd.h"
@@ -24,8 +25,8 @@
 namespace tidepool {
 
 const char* stage_name(int stage) {
-  static const char* names[kStageCount] = {"neighbours", "density",    "forces",  "pressure",
-                                           "integrate",  "boundaries", "transfer"};
+  static const char* names[kStageCount] = {"neighbours", "density",    "forces",   "pressure",
+                                           "integrate",  "boundaries", "transfer", "bodies"};
   return stage >= 0 && stage < kStageCount ? names[stage] : "?";
 }
 
@@ -202,6 +203,7 @@ bool World::transform(const glm::mat2& m, glm::vec2 offset, const Box& box) {
     e.velocity = m * e.velocity;
   }
   for (Sink& k : s.sources.sinks) k.position = m * k.position + offset;
+  s.bodies.transform(m, offset);
   s.box = box;
   return true;
 }
@@ -264,6 +266,34 @@ bool World::remove_obstacle(int id) { return remove_by_id(s_->obstacles, id); }
 void World::clear_obstacles() { s_->obstacles.clear(); }
 const std::vector<Obstacle>& World::obstacles() const { return s_->obstacles; }
 
+int World::add_body(const BodyDef& def, std::string* why) {
+  WorldState& s = *s_;
+  const std::string problem = BodySet::check(def, s.box, static_cast<int>(s.bodies.bodies().size()));
+  if (!problem.empty()) {
+    if (why) *why = problem;
+    return -1;
+  }
+  const int id = s.next_shape_id++;
+  s.bodies.set_scenery(s.box, s.obstacles, s.spacing());
+  s.bodies.add(def, id);
+  return id;
+}
+
+int World::add_body(const BodyShape& shape, float density, glm::vec2 position, float angle, std::string* why) {
+  BodyDef def;
+  def.shape = shape;
+  def.density = density;
+  def.position = position;
+  def.angle = angle;
+  return add_body(def, why);
+}
+
+bool World::remove_body(int id) { return s_->bodies.remove(id); }
+void World::clear_bodies() { s_->bodies.clear(); }
+const std::vector<Body>& World::bodies() const { return s_->bodies.bodies(); }
+bool World::drag_body(int id, glm::vec2 target) { return s_->bodies.drag(id, target); }
+bool World::release_body(int id) { return s_->bodies.release(id); }
+
 int World::add_emitter(const Emitter& e) { return s_->sources.add_emitter(e, &s_->next_shape_id); }
 int World::add_sink(const Sink& s) { return s_->sources.add_sink(s, &s_->next_shape_id); }
 bool World::remove_emitter(int id) { return s_->sources.remove_emitter(id); }
@@ -300,18 +330,33 @@ void substep(WorldState& s, float dt, const Clock& clock, FrameStats& st) {
   st.timed = static_cast<bool>(clock);
   ++st.substeps;
   st.dt = dt;
+  // The bodies (coupling.cpp): the water's step sees them where they are,
+  // and sums its forces on them; Box2D moves them; the particles then
+  // leave them where they have moved to.
+  start_sums(s);
+  gather_solids(s);
+  const bool particles = s.solver->moves_particles() && s.particles.size() > 0;
   if (!s.solver->moves_particles()) {
     s.solver->step(s, dt, stages, st);
-  } else if (s.particles.size() > 0) {
+  } else if (particles) {
     if (s.solver->sorts_particles()) {
-      s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.obstacles.empty(), s.loops,
+      s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.solids.empty(), s.loops,
                     &s.near_wall);
       st.work += s.particles.size();
       stages.lap(kStageNeighbours);
     }
     s.solver->step(s, dt, stages, st);
+    if (s.solver->sorts_particles()) st.work += body_pressure(s);
+  }
+  if (!s.bodies.empty()) {
+    step_bodies(s, dt);
+    gather_solids(s);
+    stages.lap(kStageBodies);
+  }
+  if (particles) {
     st.work += keep_apart(s);
     collide(s);
+    body_contacts(s);
     st.work += s.particles.size();
   }
   emit_and_sink(s, dt);

@@ -33,7 +33,15 @@ struct SceneSetup {
   // kMaxAspect]. The scene is stretched to it with its area kept (a
   // benchmark's tank, the cavity's, keeps its shape).
   float aspect = 0.0f;
+  // Rigid bodies added after the scene's own, in the tank's coordinates.
+  std::vector<BodyDef> bodies;
 };
+
+// A body from its text, as the CLI's --body and share links write it:
+//   box,WIDTH,HEIGHT,DENSITY,X,Y   disc,RADIUS,DENSITY,X,Y   boat,LENGTH,DENSITY,X,Y
+// in metres and kg/m^2. False with the problem in *error when the text
+// does not parse; World::add_body checks the values (nan and inf parse).
+bool parse_body(std::string_view text, BodyDef* out, std::string* error);
 
 // Builds scene `name` into `world` (particles, parameters, box, obstacles,
 // emitters, sinks; the parallel-for hook is kept). On failure returns false

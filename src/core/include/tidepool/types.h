@@ -23,6 +23,7 @@ enum Stage : int {
   kStageIntegrate,       // velocities and positions
   kStageBoundaries,      // container, obstacles, emitters, sinks, safety net
   kStageTransfer,        // particles to grid and back (FLIP's P2G and G2P)
+  kStageBodies,          // rigid bodies: the water's forces on them, and Box2D's step
   kStageCount
 };
 const char* stage_name(int stage);
@@ -71,6 +72,7 @@ struct FrameStats {
   // residual relative to the divergence it started from).
   int cells = 0;
   float max_divergence = 0.0f;
+  int bodies = 0;                    // rigid bodies in the world (their coupling: stage_ms[kStageBodies])
 };
 
 // Circular force region for a pointer (mouse button or finger).
@@ -84,14 +86,85 @@ struct PointerForce {
 
 // Static obstacles: a solid disc, or a capsule (segment with a radius) —
 // the 2D form of seed 001's mesh collisions. Polylines are chains of capsules.
+// The step also sees each rigid body as one, a disc or a convex polygon
+// moving with the body's velocity (body >= 0); World::obstacles() lists the
+// static ones only.
 struct Obstacle {
-  enum class Kind { Circle, Capsule };
+  enum class Kind { Circle, Capsule, Polygon };
+  static constexpr int kMaxPoints = 8;  // Box2D's b2_maxPolygonVertices
   Kind kind = Kind::Circle;
-  glm::vec2 a{0.0f};   // centre (circle) or first end (capsule)
+  glm::vec2 a{0.0f};   // centre (circle, polygon's centroid) or first end (capsule)
   glm::vec2 b{0.0f};   // second end (capsule)
   float radius = 0.0f;
   int id = 0;
+  // A polygon's corners, counter-clockwise, in the world frame.
+  std::array<glm::vec2, kMaxPoints> points{};
+  int count = 0;
+  // A body's motion: the velocity at p is velocity + omega x (p - a).
+  int body = -1;  // the body's index in the step's list, -1 for a static obstacle
+  glm::vec2 velocity{0.0f};
+  float omega = 0.0f;
+  glm::vec2 velocity_at(glm::vec2 p) const { return velocity + omega * glm::vec2(a.y - p.y, p.x - a.x); }
 };
+
+// A rigid body's shape in its own frame, its centroid at the origin: a
+// disc, or a convex polygon of 3 to Obstacle::kMaxPoints corners,
+// counter-clockwise. The kind names it (a box and a boat are polygons).
+struct BodyShape {
+  enum class Kind { Box, Disc, Boat, Polygon };
+  Kind kind = Kind::Box;
+  float radius = 0.0f;              // a disc's
+  std::vector<glm::vec2> points;    // a polygon's corners
+  static BodyShape box(float width, float height);
+  static BodyShape disc(float radius);
+  // A hull `length` long: a trapezoid with a flat bottom 0.6 of its deck,
+  // 0.25 of its length deep.
+  static BodyShape boat(float length);
+  static BodyShape polygon(const std::vector<glm::vec2>& points);
+  float area() const;
+};
+const char* body_kind_name(BodyShape::Kind kind);
+
+// What add_body() takes. Density in the water's 2D units [kg/m^2].
+struct BodyDef {
+  BodyShape shape;
+  float density = 500.0f;
+  glm::vec2 position{0.0f};  // the centroid [m]
+  float angle = 0.0f;        // [rad], counter-clockwise
+  glm::vec2 velocity{0.0f};
+  float omega = 0.0f;        // [rad/s]
+  float friction = 0.3f;     // Coulomb, body on body and on walls
+  float restitution = 0.1f;
+  bool fixed_rotation = false;
+};
+constexpr float kMinBodyDensity = 1.0f, kMaxBodyDensity = 20000.0f;  // [kg/m^2]
+constexpr int kMaxBodies = 64;
+
+// A body as the last step left it (World::bodies()).
+struct Body {
+  int id = 0;
+  BodyDef def;            // its shape and material; position, angle and velocities below
+  glm::vec2 position{0.0f};
+  float angle = 0.0f;
+  glm::vec2 velocity{0.0f};
+  float omega = 0.0f;
+  float mass = 0.0f;      // [kg/m]
+  float inertia = 0.0f;   // about the centroid
+  glm::vec2 fluid_force{0.0f};  // the water's force [N/m] and torque over the last substep
+  float fluid_torque = 0.0f;
+  bool dragged = false;
+  glm::vec2 drag_target{0.0f};  // where a drag pulls (World::drag_body)
+  glm::vec2 drag_anchor{0.0f};  // the point it pulls, in the body's frame
+  // A point of the body's own frame in the world's.
+  glm::vec2 to_world(glm::vec2 local) const;
+};
+
+// A body as the step sees it: a moving obstacle, a disc or a convex
+// polygon in the world frame with the body's velocity; `index` is its
+// place in World::bodies().
+Obstacle body_obstacle(const Body& body, int index);
+// Signed distance from p to the body's outline (negative inside).
+float body_distance(const Body& body, glm::vec2 p);
 
 // Pours particles: rows of particles across a line of `width` centred at
 // `position`, shot along `velocity`. The row rate follows from the flux:

@@ -102,6 +102,27 @@ class World {
   /// The sinks.
   const std::vector<Sink>& sinks() const;
 
+  // --- Rigid bodies (Box2D, coupled both ways with the water) ---------------
+  /// Adds a rigid body; returns its id, or -1 with the reason in *why (a value not finite, a
+  /// polygon not convex or without area, a density outside [kMinBodyDensity, kMaxBodyDensity],
+  /// a body outside the tank or too large for it, or kMaxBodies already), and nothing changed.
+  int add_body(const BodyDef& def, std::string* why = nullptr);
+  /// The same, at rest, with the default friction and restitution.
+  int add_body(const BodyShape& shape, float density, glm::vec2 position, float angle = 0.0f,
+               std::string* why = nullptr);
+  /// Removes body `id`; false if there is none.
+  bool remove_body(int id);
+  /// Removes every body.
+  void clear_bodies();
+  /// The bodies: pose, velocity, mass, and the water's force on them in the last substep.
+  const std::vector<Body>& bodies() const;
+  /// Pulls body `id` toward `target` with a stiff damped spring of bounded force (5 Hz, as a mouse
+  /// joint), held at the point of the body under the first target; later calls move the target.
+  /// False if there is no such body or the target is not finite.
+  bool drag_body(int id, glm::vec2 target);
+  /// Lets go of body `id`; false if there is none.
+  bool release_body(int id);
+
   // --- Input ----------------------------------------------------------------
   /// Pointer forces for the next advance()/step(), replacing the last ones; invalid ones are dropped.
   void set_pointers(const std::vector<PointerForce>& pointers);
