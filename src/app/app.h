@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,10 +62,11 @@ void warn(const std::string& text);
 
 // ---------------------------------------------------------------------------
 // Input: a contact is the mouse (id -1) or one finger; each active contact
-// becomes one PointerForce, or draws/erases obstacles with the obstacle tool.
+// becomes one PointerForce, draws/erases obstacles with the obstacle tools,
+// or drops and drags rigid bodies with the body tool.
 // ---------------------------------------------------------------------------
 // Pull is Push with every contact pulling: fingers have no right button.
-enum class Tool : int { Push = 0, Draw = 1, Erase = 2, Pull = 3 };
+enum class Tool : int { Push = 0, Draw = 1, Erase = 2, Pull = 3, Body = 4 };
 const char* tool_name(Tool tool);
 
 struct Contact {
@@ -80,6 +82,12 @@ struct Contact {
   std::vector<std::pair<double, glm::vec2>> trail;
   glm::vec2 stroke_end{0.0f};   // obstacle tool: end of the last capsule
   bool stroke_drew = false;
+  // Body tool: where the contact came down [m], whether it came down on a
+  // body (then it drags it; elsewhere a tap drops one), and the id of the
+  // body it holds (-1: none, or that body is gone).
+  glm::vec2 start{0.0f};
+  bool on_body = false;
+  int body = -1;
 };
 
 struct PointerReport {
@@ -130,6 +138,10 @@ struct App {
   // Parameters changed in the panel or through setParam: they survive a
   // reset (and a particle-count change), but not a change of scene.
   std::map<std::string, float> overrides;
+  // A share link's rigid bodies, which load() puts in place of the scene's
+  // own (SceneSetup::bodies); like the overrides they survive a reset, not a
+  // change of scene. Unset: the scene's own bodies.
+  std::optional<std::vector<tidepool::BodyDef>> link_bodies;
   // The liquid's method the user picked (--solver, the touch bar, the
   // panel): it goes with them from one particle scene to the next. -1: each
   // scene's own.
@@ -180,6 +192,7 @@ struct App {
   float pointer_strength = 40.0f;  // [m/s^2]
   float pointer_stir = 20.0f;     // [1/s]
   float obstacle_radius = 0.04f;  // [m], set per scene
+  int next_body = 0;              // body tool: the shape a tap drops next (body_tool_shape())
   std::map<int64_t, Contact> contacts;  // kMouse, or a finger's id
   std::vector<tidepool::PointerForce> forces;
 
@@ -232,6 +245,16 @@ void release_all_contacts(App& app);
 // Ends the idle motion for good, and its force at once.
 void end_idle(App& app);
 float eraser_radius(const App& app);
+// The body tool's shapes, dropped in turn: 0 a box, 1 a disc, 2 a boat.
+constexpr int kBodyToolShapes = 3;
+const char* body_tool_shape(int next);
+// The body tool's next shape as dropped at `at` [m]: sized for the tank (the
+// pool's sizes scaled with its linear size), kept inside it. Returns the
+// body's id, or -1 with a warning naming the problem.
+int drop_body(App& app, glm::vec2 at);
+// Lets go of every body a contact holds (World::release_body) and forgets
+// the holds: before the contacts go, or the world they refer to.
+void release_held_bodies(App& app);
 // Whether a contact pulls the water in: the pull tool, or push with the
 // right button or a modifier held (and the other way round).
 inline bool pulls(const App& app, const Contact& c) { return c.pull != (app.tool == Tool::Pull); }

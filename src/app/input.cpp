@@ -1,7 +1,8 @@
 // Tidepool app — input. The mouse and every finger are "contacts"; each
 // contact that is down becomes one PointerForce (push, or pull with the
 // right button or a modifier), all at the same time, or draws or erases
-// obstacles when the obstacle tool is picked in the panel.
+// obstacles when the obstacle tool is picked in the panel, or with the body
+// tool drops rigid bodies (a tap) and drags them (a drag that starts on one).
 //
 // The platform (platform.h) also gives Dear ImGui the first finger as its
 // mouse, so the panel works by touch; here each finger is its own contact.
@@ -60,6 +61,59 @@ void finish_stroke(App& app, Contact& c) {
     app.world.add_circle(c.stroke_end, 1.5f * app.obstacle_radius);
 }
 
+// ---------------------------------------------------------------------------
+// The body tool
+// ---------------------------------------------------------------------------
+
+// How far a finger may move and still tap, and how far off a body's edge it
+// may land and still take hold of it [window units: CSS pixels on the web].
+constexpr float kTapSlop = 16.0f;
+constexpr float kGrabSlop = 10.0f;
+
+float window_to_world(const App& app, float length) { return length * app.pixel_ratio / app.view.scale; }
+
+// The body under p (the nearest, within `slop` of its edge), or -1.
+int body_under(const App& app, glm::vec2 p, float slop) {
+  int best = -1;
+  float best_d = slop;
+  for (const tidepool::Body& b : app.world.bodies()) {
+    const float d = tidepool::body_distance(b, p);
+    if (d <= best_d) {
+      best = b.id;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+// Whether another contact than `self` holds body `id`.
+bool held_by_another(const App& app, const Contact* self, int id) {
+  for (const auto& [key, c] : app.contacts)
+    if (&c != self && c.body == id) return true;
+  return false;
+}
+
+// The first frame of a body-tool contact: a contact that lands on a body
+// takes hold of it at that point (World::drag_body anchors there).
+void grab(App& app, Contact& c) {
+  c.start = c.world;
+  const int id = body_under(app, c.world, window_to_world(app, kGrabSlop));
+  c.on_body = id >= 0;
+  if (c.on_body && app.world.drag_body(id, c.world)) c.body = id;
+}
+
+// Body tool, on release: the held body is let go (unless another finger
+// holds it too); a tap that did not land on a body drops the next shape
+// where it came down.
+void finish_body(App& app, Contact& c) {
+  if (app.tool != Tool::Body || c.captured) return;
+  if (c.body >= 0 && !held_by_another(app, &c, c.body)) app.world.release_body(c.body);
+  c.body = -1;
+  const glm::vec2 moved = c.world - c.start;
+  const float slop = window_to_world(app, kTapSlop);
+  if (!c.on_body && moved.x * moved.x + moved.y * moved.y <= slop * slop) drop_body(app, c.start);
+}
+
 void end(App& app, int64_t id) {
   auto it = app.contacts.find(id);
   if (it == app.contacts.end()) return;
@@ -68,8 +122,13 @@ void end(App& app, int64_t id) {
     it->second.world = app.view.to_world(it->second.pixel);
     it->second.last_world = it->second.world;
     it->second.stroke_end = it->second.world;
+    if (app.tool == Tool::Body && !it->second.captured) {
+      it->second.start = it->second.world;
+      it->second.on_body = body_under(app, it->second.world, window_to_world(app, kGrabSlop)) >= 0;
+    }
   }
   finish_stroke(app, it->second);
+  finish_body(app, it->second);
   app.contacts.erase(it);
 }
 
@@ -81,13 +140,70 @@ const char* tool_name(Tool tool) {
     case Tool::Pull: return "pull";
     case Tool::Draw: return "draw";
     case Tool::Erase: return "erase";
+    case Tool::Body: return "body";
   }
   return "?";
+}
+
+
+const char* body_tool_shape(int next) {
+  static const char* const names[kBodyToolShapes] = {"box", "disc", "boat"};
+  return names[((next % kBodyToolShapes) + kBodyToolShapes) % kBodyToolShapes];
+}
+
+int drop_body(App& app, glm::vec2 at) {
+  // The pool's sizes (a 4 x 3 m tank), scaled with the tank's linear size;
+  // densities as fractions of the water's, so each floats at its own depth
+  // (a half, four fifths, two fifths under).
+  const tidepool::Box& box = app.world.box();
+  const glm::vec2 size = box.max - box.min;
+  const float k = std::sqrt(std::max(size.x * size.y, 0.0f) / 12.0f);
+  const float rho0 = app.world.params().rest_density;
+  tidepool::BodyDef def;
+  float reach = 0.0f;  // from the centroid to the farthest point
+  switch (((app.next_body % kBodyToolShapes) + kBodyToolShapes) % kBodyToolShapes) {
+    case 0:
+      def.shape = tidepool::BodyShape::box(0.3f * k, 0.2f * k);
+      def.density = 0.5f * rho0;
+      break;
+    case 1:
+      def.shape = tidepool::BodyShape::disc(0.12f * k);
+      def.density = 0.8f * rho0;
+      break;
+    default:
+      def.shape = tidepool::BodyShape::boat(0.5f * k);
+      def.density = 0.4f * rho0;
+      break;
+  }
+  def.density = std::clamp(def.density, tidepool::kMinBodyDensity, tidepool::kMaxBodyDensity);
+  if (def.shape.kind == tidepool::BodyShape::Kind::Disc) reach = def.shape.radius;
+  for (const glm::vec2& p : def.shape.points) reach = std::max(reach, std::sqrt(p.x * p.x + p.y * p.y));
+  // Wholly inside the tank, a particle spacing off its walls.
+  const float margin = reach + app.world.spacing();
+  const glm::vec2 lo = box.min + margin, hi = box.max - margin;
+  def.position = {lo.x <= hi.x ? std::clamp(at.x, lo.x, hi.x) : 0.5f * (box.min.x + box.max.x),
+                  lo.y <= hi.y ? std::clamp(at.y, lo.y, hi.y) : 0.5f * (box.min.y + box.max.y)};
+  std::string why;
+  const int id = app.world.add_body(def, &why);
+  if (id < 0) {
+    warn("body tool: " + why);
+    return -1;
+  }
+  app.next_body = (app.next_body + 1) % kBodyToolShapes;
+  return id;
+}
+
+void release_held_bodies(App& app) {
+  for (auto& [id, c] : app.contacts) {
+    if (c.body >= 0) app.world.release_body(c.body);
+    c.body = -1;
+  }
 }
 
 float eraser_radius(const App& app) { return std::max(0.5f * app.pointer_radius, 2.0f * app.obstacle_radius); }
 
 void release_all_contacts(App& app) {
+  release_held_bodies(app);
   app.contacts.clear();
   app.forces.clear();
 }
@@ -175,7 +291,8 @@ void update_forces(App& app, float frame_dt) {
   for (auto& [id, c] : app.contacts) {
     if (c.captured) continue;
     c.world = app.view.to_world(c.pixel);
-    if (std::isnan(c.last_world.x)) {  // first frame of this contact
+    const bool fresh = std::isnan(c.last_world.x);
+    if (fresh) {  // first frame of this contact
       c.last_world = c.world;
       c.stroke_end = c.world;
       c.velocity = glm::vec2(0.0f);
@@ -219,6 +336,13 @@ void update_forces(App& app, float frame_dt) {
         for (const tidepool::Obstacle& ob : app.world.obstacles())
           if (distance_to_obstacle(ob, c.world) < r) doomed.push_back(ob.id);
         for (int oid : doomed) app.world.remove_obstacle(oid);
+        break;
+      }
+      case Tool::Body: {
+        // The held body's drag target follows the contact; a body removed
+        // meanwhile is simply no longer held.
+        if (fresh) grab(app, c);
+        else if (c.body >= 0 && !app.world.drag_body(c.body, c.world)) c.body = -1;
         break;
       }
     }

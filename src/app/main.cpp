@@ -324,6 +324,7 @@ bool load(App& app, const std::string& scene, int particles) {
     if (picked != app.overrides.end() && picked->second != static_cast<float>(tidepool::Solver::Stable))
       app.liquid_solver = picked->second;
     app.overrides.clear();  // tweaks belong to one scene, the liquid's method to every particle scene
+    app.link_bodies.reset();
   }
   // A grid scene (no default count) has no particles to count.
   const bool grid = info->default_particles == 0;
@@ -343,17 +344,26 @@ bool load(App& app, const std::string& scene, int particles) {
   setup.particles = n;
   setup.aspect = app.tank_aspect;
   setup.overrides = override_list(app);
+  if (app.link_bodies) setup.bodies = *app.link_bodies;
   if (!tidepool::load_scene(fresh, scene, setup, &error)) {
-    // A tweak may be what does not fit: try once more without them.
+    // A tweak or a link's body may be what does not fit: try once more without them.
     warn("scene " + scene + ": " + error);
-    if (app.overrides.empty()) return false;
+    if (app.overrides.empty() && !app.link_bodies) return false;
     app.overrides.clear();
     setup.overrides.clear();
+    app.link_bodies.reset();
+    setup.bodies.clear();
     if (!tidepool::load_scene(fresh, scene, setup, &error)) {
       warn("scene " + scene + ": " + error);
       return false;
     }
   }
+  // A link's bodies stand in for the scene's own, which load_scene added first.
+  if (app.link_bodies) {
+    const std::vector<tidepool::Body> all = fresh.bodies();
+    for (size_t k = 0; k + setup.bodies.size() < all.size(); ++k) fresh.remove_body(all[k].id);
+  }
+  release_held_bodies(app);  // the holds name the old world's bodies
   app.world = std::move(fresh);
   // A grid auto quality sized (not the cavity's, nor one the user set).
   if (grid && app.quality.on && app.quality.grid > 0 && app.world.params().lid_speed == 0.0f &&

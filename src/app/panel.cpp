@@ -196,13 +196,24 @@ void tool_section(App& app) {
   ImGui::SameLine();
   ImGui::RadioButton("erase", &tool, static_cast<int>(Tool::Erase));
   tooltip("Drag over obstacles to remove them");
+  ImGui::SameLine();
+  ImGui::RadioButton("body", &tool, static_cast<int>(Tool::Body));
+  tooltip("Tap to drop a box, a disc or a boat, in turn; drag a body to pull it through the water");
   if (tool != static_cast<int>(app.tool)) {
     release_all_contacts(app);
     app.tool = static_cast<Tool>(tool);
   }
   if (ImGui::Button("clear obstacles")) app.world.clear_obstacles();
   tooltip("Remove every obstacle (Reset brings the scene's back)");
-  if (app.tool == Tool::Push || app.tool == Tool::Pull) {
+  ImGui::SameLine();
+  if (ImGui::Button("clear bodies")) {
+    release_held_bodies(app);
+    app.world.clear_bodies();
+  }
+  tooltip("Remove every rigid body (Reset brings the scene's back)");
+  if (app.tool == Tool::Body) {
+    ImGui::Text("next: %s  (%d bodies)", body_tool_shape(app.next_body), static_cast<int>(app.world.bodies().size()));
+  } else if (app.tool == Tool::Push || app.tool == Tool::Pull) {
     ImGui::SliderFloat("radius", &app.pointer_radius, 0.02f, 2.0f, "%.2f m", ImGuiSliderFlags_Logarithmic);
     tooltip("Reach of a pointer");
     ImGui::SliderFloat("strength", &app.pointer_strength, 0.0f, 400.0f, "%.0f m/s^2", ImGuiSliderFlags_Logarithmic);
@@ -300,6 +311,7 @@ void params_section(App& app) {
   tooltip("Named parameter sets (h and mass stay: the scene derives them)");
   if (ImGui::Button("scene defaults")) {
     app.overrides.clear();
+    app.link_bodies.reset();
     load(app, app.scene, app.particles_requested);
   }
   tooltip("Forget every change and reload the scene");
@@ -379,7 +391,8 @@ void draw_panel(App& app) {
     if (ImGui::CollapsingHeader("Help")) {
       ImGui::TextWrapped(
           "Drag to push and stir the water; right-drag or Shift-drag pulls it. Each finger is its own "
-          "force. Space pauses, S steps, R resets. Hover a control for what it does.");
+          "force. The body tool drops floating bodies and drags them. Space pauses, S steps, R resets. "
+          "Hover a control for what it does.");
     }
     ImGui::PopItemWidth();
   }

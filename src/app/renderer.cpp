@@ -1,9 +1,10 @@
 // Tidepool app — renderer. See renderer.h.
 //
 // Every draw is instanced over a unit quad: particles (one instance each,
-// positions streamed straight from the World's x and y arrays), and shapes
-// (container, obstacles, emitters, sinks, pointer rings) as signed-distance
-// capsules, rings and rectangles. The liquid mode splats each particle into
+// positions streamed straight from the World's x and y arrays), rigid
+// bodies (a signed-distance disc or convex polygon each, in the body's own
+// frame), and shapes (container, obstacles, emitters, sinks, pointer rings)
+// as signed-distance capsules, rings and rectangles. The liquid mode splats each particle into
 // an offscreen density texture with additive blending and then thresholds
 // and shades that field in one fullscreen pass: the 2D counterpart of a
 // marching-cubes surface, and cheap enough for a phone.
@@ -47,6 +48,9 @@ GLuint compile(GLenum type, const char* src, std::string* error) {
 
 // Per-shape instance: 12 floats (seg, shape, colour).
 constexpr int kShapeFloats = 12;
+// Per-body instance: 28 floats (pose, form, fill, 8 corners); see kBodyVs.
+constexpr int kBodyFloats = 28;
+static_assert(tidepool::Obstacle::kMaxPoints == 8, "kBodyVs carries 8 corners");
 
 void push_shape(std::vector<float>& out, glm::vec2 a, glm::vec2 b, float radius, float style,
                 float ring, const float (&rgba)[4]) {
@@ -131,6 +135,7 @@ bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* er
   p.u_min = glGetUniformLocation(p.id, "u_min");
   p.u_size = glGetUniformLocation(p.id, "u_size");
   p.u_gain = glGetUniformLocation(p.id, "u_gain");
+  p.u_solid = glGetUniformLocation(p.id, "u_solid");
   return true;
 }
 
@@ -140,6 +145,7 @@ bool Renderer::init(std::string* error) {
   if (!build(liquid_, kFullscreenVs, kLiquidFs, error)) return false;
   if (!build(shapes_, kShapeVs, kShapeFs, error)) return false;
   if (!build(grid_, kGridVs, kGridFs, error)) return false;
+  if (!build(bodies_, kBodyVs, kBodyFs, error)) return false;
 
   const float quad[] = {-1.0f, -1.0f, 1.0f, -1.0f, -1.0f, 1.0f, 1.0f, 1.0f};
   glGenBuffers(1, &quad_vbo_);
@@ -164,19 +170,25 @@ bool Renderer::init(std::string* error) {
     glVertexAttribDivisor(1 + k, 1);
   }
 
-  glGenVertexArrays(1, &shape_vao_);
-  glGenBuffers(1, &shape_vbo_);
-  glBindVertexArray(shape_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, shape_vbo_);
-  for (GLuint k = 0; k < 3; ++k) {
-    glEnableVertexAttribArray(1 + k);
-    glVertexAttribPointer(1 + k, 4, GL_FLOAT, GL_FALSE, kShapeFloats * sizeof(float),
-                          reinterpret_cast<const void*>(static_cast<uintptr_t>(4 * k * sizeof(float))));
-    glVertexAttribDivisor(1 + k, 1);
-  }
+  // Instanced quads: the corner from quad_vbo_, then per instance `floats`
+  // floats as vec4 attributes 1, 2, ...
+  auto instanced = [&](GLuint* vao, GLuint* vbo, int floats) {
+    glGenVertexArrays(1, vao);
+    glGenBuffers(1, vbo);
+    glBindVertexArray(*vao);
+    glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    for (GLuint k = 0; k < static_cast<GLuint>(floats / 4); ++k) {
+      glEnableVertexAttribArray(1 + k);
+      glVertexAttribPointer(1 + k, 4, GL_FLOAT, GL_FALSE, floats * sizeof(float),
+                            reinterpret_cast<const void*>(static_cast<uintptr_t>(4 * k * sizeof(float))));
+      glVertexAttribDivisor(1 + k, 1);
+    }
+  };
+  instanced(&shape_vao_, &shape_vbo_, kShapeFloats);
+  instanced(&body_vao_, &body_vbo_, kBodyFloats);
 
   // The fullscreen pass has no attributes, but WebGL wants a VAO bound.
   glGenVertexArrays(1, &empty_vao_);
@@ -189,12 +201,12 @@ bool Renderer::init(std::string* error) {
 }
 
 void Renderer::shutdown() {
-  for (Program* p : {&particles_, &splat_, &liquid_, &shapes_, &grid_})
+  for (Program* p : {&particles_, &splat_, &liquid_, &shapes_, &grid_, &bodies_})
     if (p->id) glDeleteProgram(p->id);
-  GLuint buffers[] = {quad_vbo_, x_vbo_, y_vbo_, value_vbo_, shape_vbo_};
-  glDeleteBuffers(5, buffers);
-  GLuint vaos[] = {particle_vao_, shape_vao_, empty_vao_};
-  glDeleteVertexArrays(3, vaos);
+  GLuint buffers[] = {quad_vbo_, x_vbo_, y_vbo_, value_vbo_, shape_vbo_, body_vbo_};
+  glDeleteBuffers(6, buffers);
+  GLuint vaos[] = {particle_vao_, shape_vao_, body_vao_, empty_vao_};
+  glDeleteVertexArrays(4, vaos);
   if (field_fbo_) glDeleteFramebuffers(1, &field_fbo_);
   if (field_tex_) glDeleteTextures(1, &field_tex_);
   if (grid_tex_) glDeleteTextures(1, &grid_tex_);
@@ -339,6 +351,50 @@ void Renderer::draw_shapes(const tidepool::World& world, const Frame& frame, glm
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
 }
 
+int Renderer::upload_bodies(const tidepool::World& world) {
+  const std::vector<tidepool::Body>& bodies = world.bodies();
+  body_data_.clear();
+  if (bodies.empty()) return 0;
+  // Warm wood, apart from the obstacles' pale stone and the water's blues.
+  const float wood[4] = {0.86f, 0.55f, 0.26f, 1.0f};
+  for (const tidepool::Body& b : bodies) {
+    const tidepool::BodyShape& shape = b.def.shape;
+    const bool disc = shape.kind == tidepool::BodyShape::Kind::Disc;
+    const int n = disc ? 0 : static_cast<int>(std::min<size_t>(shape.points.size(), tidepool::Obstacle::kMaxPoints));
+    float reach = disc ? shape.radius : 0.0f;
+    float corners[16] = {};
+    for (int k = 0; k < n; ++k) {
+      const glm::vec2 p = shape.points[k];
+      corners[2 * k] = p.x;
+      corners[2 * k + 1] = p.y;
+      reach = std::max(reach, std::sqrt(p.x * p.x + p.y * p.y));
+    }
+    if (!(reach > 0.0f) || !std::isfinite(reach) || (!disc && n < 3)) continue;
+    const float head[12] = {b.position.x, b.position.y, std::cos(b.angle), std::sin(b.angle),
+                            disc ? 0.0f : 1.0f, static_cast<float>(n), reach, b.dragged ? 1.0f : 0.0f,
+                            wood[0], wood[1], wood[2], wood[3]};
+    body_data_.insert(body_data_.end(), head, head + 12);
+    body_data_.insert(body_data_.end(), corners, corners + 16);
+  }
+  const int count = static_cast<int>(body_data_.size() / kBodyFloats);
+  if (count == 0) return 0;
+  glBindBuffer(GL_ARRAY_BUFFER, body_vbo_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(body_data_.size() * sizeof(float)), body_data_.data(),
+               GL_STREAM_DRAW);
+  return count;
+}
+
+void Renderer::draw_bodies(int count, glm::vec2 s, glm::vec2 o, float px, bool solid) {
+  if (count <= 0) return;
+  glUseProgram(bodies_.id);
+  glUniform2f(bodies_.u_scale, s.x, s.y);
+  glUniform2f(bodies_.u_offset, o.x, o.y);
+  glUniform1f(bodies_.u_px, px);
+  glUniform1i(bodies_.u_solid, solid ? 1 : 0);
+  glBindVertexArray(body_vao_);
+  glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+}
+
 namespace {
 
 // The background, then the container's inside in its own colour: a
@@ -367,7 +423,8 @@ void clear_background(const tidepool::Box& box, const Frame& frame, int w, int h
 
 // The liquid mode's two passes over the n uploaded particles, each a splat
 // of the given radius [m].
-void Renderer::draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi) {
+void Renderer::draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo,
+                           float hi) {
   // 1. Splat into the field, at half resolution on all but small canvases:
   //    the threshold of a bilinearly filtered field is still a smooth edge.
   const int div = w * h > 400000 ? 2 : 1;
@@ -385,6 +442,8 @@ void Renderer::draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float 
   glUniform2f(splat_.u_range, lo, hi);
   glBindVertexArray(particle_vao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
+  // The bodies where they stand, for the depth tint (kBodyFs, u_solid).
+  draw_bodies(bodies, s, o, 2.0f / (s.x * fw), true);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glBindTexture(GL_TEXTURE_2D, field_tex_);
   glGenerateMipmap(GL_TEXTURE_2D);
@@ -547,6 +606,7 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
     const ColorMode mode = color_mode_fits(settings.color, true) ? settings.color : default_color_mode(true);
     upload_grid(*field, mode);
     draw_grid(*field, mode, s, o);
+    draw_bodies(upload_bodies(world), s, o, 1.0f / frame.scale, false);
     draw_shapes(world, frame, s, o);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -558,13 +618,15 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
   const int n = world.count();
   float lo = 0.0f, hi = 1.0f;
   upload_particles(world, mode, &lo, &hi);
+  const int bodies = upload_bodies(world);
   const float min_radius = 0.75f / frame.scale;  // keep every particle visible
   if (n > 0 && mode == ColorMode::Liquid) {
-    draw_liquid(n, w, h, s, o, std::max(2.0f * frame.spacing, 3.0f * min_radius), lo, hi);
+    draw_liquid(n, bodies, w, h, s, o, std::max(2.0f * frame.spacing, 3.0f * min_radius), lo, hi);
   } else if (n > 0) {
     draw_particles(n, s, o, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius), lo, hi, mode);
   }
 
+  draw_bodies(bodies, s, o, 1.0f / frame.scale, false);
   draw_shapes(world, frame, s, o);
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);

@@ -1,6 +1,6 @@
 // Tidepool app — the renderer: container, particles (one instanced draw),
 // the liquid surface, a grid solver's fields (a texture over the box),
-// obstacles and pointer rings. OpenGL ES 3.0 / WebGL 2.
+// rigid bodies, obstacles and pointer rings. OpenGL ES 3.0 / WebGL 2.
 #pragma once
 
 #include <string>
@@ -61,24 +61,31 @@ class Renderer {
     GLuint id = 0;
     GLint u_scale = -1, u_offset = -1, u_radius = -1, u_range = -1, u_mode = -1, u_px = -1;
     GLint u_field = -1, u_texel = -1, u_threshold = -1, u_depth = -1;
-    GLint u_min = -1, u_size = -1, u_gain = -1;
+    GLint u_min = -1, u_size = -1, u_gain = -1, u_solid = -1;
   };
   bool build(Program& p, const char* vs, const char* fs, std::string* error);
   void upload_particles(const tidepool::World& world, ColorMode mode, float* lo, float* hi);
   void ensure_field_target(int w, int h);
   // The passes of draw(); s and o map world to clip space (p * s + o).
-  void draw_liquid(int n, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi);
+  // `bodies` instances uploaded by upload_bodies() mark the field too.
+  void draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi);
   void draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode);
   void draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o);
+  // The rigid bodies: one instance each (kBodyVs), uploaded once a frame;
+  // drawn in wood over the water, or (solid) into the liquid's field.
+  // px: world units per pixel of the target.
+  int upload_bodies(const tidepool::World& world);
+  void draw_bodies(int count, glm::vec2 s, glm::vec2 o, float px, bool solid);
   // A grid's fields: one texel per cell, filled for `mode` (the dye, or a
   // value over its range), drawn over the cells' rectangle.
   void upload_grid(const tidepool::FieldView& f, ColorMode mode);
   void draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o);
 
-  Program particles_, splat_, liquid_, shapes_, grid_;
+  Program particles_, splat_, liquid_, shapes_, grid_, bodies_;
   GLuint quad_vbo_ = 0;
   GLuint particle_vao_ = 0, x_vbo_ = 0, y_vbo_ = 0, value_vbo_ = 0;
   GLuint shape_vao_ = 0, shape_vbo_ = 0;
+  GLuint body_vao_ = 0, body_vbo_ = 0;
   GLuint empty_vao_ = 0;
   GLuint field_fbo_ = 0, field_tex_ = 0;
   int field_w_ = 0, field_h_ = 0;
@@ -91,6 +98,7 @@ class Renderer {
   int capacity_ = 0;
   std::vector<float> values_;
   std::vector<float> shape_data_;
+  std::vector<float> body_data_;
   // Colour ranges follow the data smoothly, so the colours do not flicker.
   float range_hi_ = 0.0f;
 };

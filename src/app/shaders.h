@@ -83,8 +83,9 @@ void main() {
 // Threshold and shade the splatted field: the gradient gives a normal for a
 // fake-3D light; the water above each point (eight samples straight up,
 // u_depth apart, each counted by how far it is past the threshold, softly,
-// from a blurred copy of the field, mip level 4.5) darkens the blue as light
-// passing through deep water does. Counting all of it, over a crest or a
+// from a blurred copy of the field, mip level 4.5; a rigid body, marked in
+// the blue channel, counts as water, so none leaves a pale shaft below it)
+// darkens the blue as light passing through deep water does. Counting all of it, over a crest or a
 // drop too, rather than stopping at the first air, keeps the tint smooth
 // from one column of pixels to the next; the foam channel whitens fast water,
 // and a thin rim brightens the surface.
@@ -115,8 +116,8 @@ void main() {
   float spec = pow(max(dot(reflect(-light, n), vec3(0.0, 0.0, 1.0)), 0.0), 28.0);
   float above = 0.0;
   for (int k = 1; k <= 8; ++k) {
-    float w = textureLod(u_field, v_uv + vec2(0.0, float(k) * u_depth), 4.5).r;
-    above += smoothstep(u_threshold - 0.3, u_threshold + 0.3, w);
+    vec4 up = textureLod(u_field, v_uv + vec2(0.0, float(k) * u_depth), 4.5);
+    above += smoothstep(u_threshold - 0.3, u_threshold + 0.3, up.r + up.b);
   }
   float depth = smoothstep(0.0, 8.0, above);
   vec3 c = mix(vec3(0.30, 0.70, 0.98), vec3(0.03, 0.20, 0.52), depth);
@@ -207,6 +208,119 @@ void main() {
   }
   c = min(c, 1.0) * clamp(f.a, 0.0, 1.0);
   o_color = vec4(c, max(max(c.r, c.g), c.b));
+}
+)";
+
+// Rigid bodies, one instance each: a quad over the body's bounding circle,
+// turned with it, and its shape's signed distance in the body's own frame,
+// so the outline, the grain and a disc's spoke turn with the body.
+// a_pose = (centroid x, y, cos, sin of the angle); a_form = (kind: 0 disc,
+// 1 convex polygon; corners; reach: a disc's radius or the farthest corner;
+// 1 while a drag holds it); a_fill = the wood's colour (straight alpha);
+// a_p01..a_p67 = up to 8 corners, counter-clockwise, in the body's frame.
+// With u_solid set, a body only marks where it stands in the liquid's field
+// (its blue channel), so the depth tint counts it as water above.
+inline constexpr const char* kBodyVs = R"(#version 300 es
+layout(location = 0) in vec2 a_corner;
+layout(location = 1) in vec4 a_pose;
+layout(location = 2) in vec4 a_form;
+layout(location = 3) in vec4 a_fill;
+layout(location = 4) in vec4 a_p01;
+layout(location = 5) in vec4 a_p23;
+layout(location = 6) in vec4 a_p45;
+layout(location = 7) in vec4 a_p67;
+uniform vec2 u_scale;
+uniform vec2 u_offset;
+uniform float u_px;  // world units per pixel
+out vec2 v_local;
+flat out vec4 v_pose;
+flat out vec4 v_form;
+flat out vec4 v_fill;
+flat out vec4 v_p01;
+flat out vec4 v_p23;
+flat out vec4 v_p45;
+flat out vec4 v_p67;
+void main() {
+  vec2 local = a_corner * (a_form.z + 2.0 * u_px);
+  vec2 p = a_pose.xy + vec2(a_pose.z * local.x - a_pose.w * local.y, a_pose.w * local.x + a_pose.z * local.y);
+  v_local = local;
+  v_pose = a_pose;
+  v_form = a_form;
+  v_fill = a_fill;
+  v_p01 = a_p01;
+  v_p23 = a_p23;
+  v_p45 = a_p45;
+  v_p67 = a_p67;
+  gl_Position = vec4(p * u_scale + u_offset, 0.0, 1.0);
+}
+)";
+
+inline constexpr const char* kBodyFs = R"(#version 300 es
+precision highp float;
+in vec2 v_local;
+flat in vec4 v_pose;
+flat in vec4 v_form;
+flat in vec4 v_fill;
+flat in vec4 v_p01;
+flat in vec4 v_p23;
+flat in vec4 v_p45;
+flat in vec4 v_p67;
+uniform float u_px;
+uniform int u_solid;
+out vec4 o_color;
+float segment(vec2 p, vec2 a, vec2 b) {
+  vec2 e = b - a, w = p - a;
+  return length(w - e * clamp(dot(w, e) / max(dot(e, e), 1e-12), 0.0, 1.0));
+}
+void main() {
+  vec2 q = v_local;
+  float reach = v_form.z;
+  float d;
+  if (v_form.x < 0.5) {
+    d = length(q) - reach;
+  } else {
+    // Convex, counter-clockwise: the nearest edge's distance, negative
+    // where q is left of every edge.
+    vec2 v[8] = vec2[8](v_p01.xy, v_p01.zw, v_p23.xy, v_p23.zw, v_p45.xy, v_p45.zw, v_p67.xy, v_p67.zw);
+    int n = int(v_form.y + 0.5);
+    float nearest = 1e9;
+    bool inside = true;
+    for (int i = 0; i < 8; ++i) {
+      if (i >= n) break;
+      vec2 a = v[i], b = v[i + 1 < n ? i + 1 : 0];
+      vec2 e = b - a, w = q - a;
+      nearest = min(nearest, segment(q, a, b));
+      if (e.x * w.y - e.y * w.x < 0.0) inside = false;
+    }
+    d = inside ? -nearest : nearest;
+  }
+  float cover = clamp(0.5 - d / u_px, 0.0, 1.0);  // one pixel of antialiasing
+  if (cover <= 0.0) discard;
+  if (u_solid == 1) {
+    o_color = vec4(0.0, 0.0, cover, 0.0);
+    return;
+  }
+  vec3 wood = v_fill.rgb;
+  // Grain along the body's length (a disc's rings round its centre), soft
+  // enough not to alias when small.
+  float along = v_form.x < 0.5 ? length(q) : q.y + 0.012 * sin(q.x * 23.0);
+  wood *= 0.95 + 0.05 * sin(along * 160.0);
+  // Lit from above like a solid in the water: lighter at the top, in the
+  // world's up direction (the local offset turned by the angle).
+  float up = (v_pose.w * q.x + v_pose.z * q.y) / max(reach, 1e-6);
+  wood *= 0.9 + 0.16 * clamp(0.5 + 0.5 * up, 0.0, 1.0);
+  // A disc's spoke and hub: a rolling disc is seen to roll.
+  if (v_form.x < 0.5) {
+    float mark = min(segment(q, vec2(0.0), vec2(0.8 * reach, 0.0)) - max(0.06 * reach, 1.0 * u_px),
+                     length(q) - max(0.14 * reach, 2.0 * u_px));
+    wood = mix(wood, vec3(0.36, 0.20, 0.09), clamp(0.5 - mark / u_px, 0.0, 1.0));
+  }
+  // The outline: dark wood, or a warm glow while a drag holds the body.
+  float rim = max(2.0 * u_px, 0.04 * reach);
+  vec3 edge = v_form.w > 0.5 ? vec3(1.0, 0.86, 0.52) : vec3(0.36, 0.20, 0.09);
+  wood = mix(wood, edge, clamp(0.5 + (d + rim) / u_px, 0.0, 1.0));
+  float alpha = v_fill.a * cover;
+  o_color = vec4(wood * alpha, alpha);
 }
 )";
 

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
+
+#include <glm/common.hpp>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -41,6 +45,40 @@ std::string json_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;
+}
+
+// A float as the shortest text that reads back to the same float (at most
+// 9 digits), so a link says 0.3, not 0.300000012.
+std::string exact(float v) {
+  if (!std::isfinite(v)) return "0";
+  char buf[32];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof(buf), "%.*g", digits, static_cast<double>(v));
+    if (std::strtof(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+// A body as tidepool::parse_body reads it, at its current position (its
+// angle and velocities are not part of the text); "" for a general polygon,
+// which the text has no form for.
+std::string body_spec(const tidepool::Body& b) {
+  using Kind = tidepool::BodyShape::Kind;
+  const tidepool::BodyShape& shape = b.def.shape;
+  glm::vec2 lo(INFINITY), hi(-INFINITY);
+  for (const glm::vec2& p : shape.points) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  std::string size;
+  switch (shape.kind) {
+    case Kind::Box: size = exact(hi.x - lo.x) + "," + exact(hi.y - lo.y); break;
+    case Kind::Disc: size = exact(shape.radius); break;
+    case Kind::Boat: size = exact(hi.x - lo.x); break;  // the deck is the hull's length
+    case Kind::Polygon: return "";
+  }
+  return std::string(tidepool::body_kind_name(shape.kind)) + "," + size + "," + exact(b.def.density) + "," +
+         exact(b.position.x) + "," + exact(b.position.y);
 }
 
 }  // namespace
@@ -114,6 +152,7 @@ std::string stats_json(const App& app) {
   j += ",\"budgetMs\":" + json_number(AutoQuality::kBudgetMs) + "}";
   j += std::string(",\"glReady\":") + (app.gl_ready ? "true" : "false");
   j += ",\"obstacles\":" + std::to_string(app.world.obstacles().size());
+  j += ",\"bodies\":" + std::to_string(app.world.bodies().size());
   j += ",\"box\":{\"min\":{\"x\":" + json_number(app.world.box().min.x) + ",\"y\":" +
        json_number(app.world.box().min.y) + "},\"max\":{\"x\":" + json_number(app.world.box().max.x) +
        ",\"y\":" + json_number(app.world.box().max.y) + "}}";
@@ -174,12 +213,6 @@ std::string share_json(const App& app) {
   setup.aspect = app.tank_aspect;
   std::string error;
   const bool have_defaults = tidepool::load_scene(fresh, app.scene, setup, &error);
-  auto exact = [](double v) {
-    if (!std::isfinite(v)) return std::string("0");
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.9g", v);
-    return std::string(buf);
-  };
   std::string j = "{\"scene\":" + json_string(app.scene);
   // The count in use travels: the link opens with the sharer's water.
   j += ",\"particles\":" + std::to_string(app.world.field() ? 0 : chosen_particles(app, app.particles_requested));
@@ -197,7 +230,24 @@ std::string share_json(const App& app) {
     j += (first ? "" : ",") + std::string("[") + json_string(name) + "," + json_string(text) + "]";
     first = false;
   }
-  j += "],\"obstacles\":";
+  // The bodies where they are now, each as its parse_body text, in place
+  // of the scene's own (null: neither the world nor the scene has any).
+  j += "],\"bodies\":";
+  const std::vector<tidepool::Body>& bodies = app.world.bodies();
+  if (bodies.empty() && have_defaults && fresh.bodies().empty()) {
+    j += "null";
+  } else {
+    j += "[";
+    first = true;
+    for (const tidepool::Body& b : bodies) {
+      const std::string spec = body_spec(b);
+      if (spec.empty()) continue;
+      j += (first ? "" : ",") + json_string(spec);
+      first = false;
+    }
+    j += "]";
+  }
+  j += ",\"obstacles\":";
   const std::vector<tidepool::Obstacle>& now = app.world.obstacles();
   bool same = have_defaults && now.size() == fresh.obstacles().size();
   for (size_t k = 0; same && k < now.size(); ++k) {
@@ -216,6 +266,46 @@ std::string share_json(const App& app) {
            exact(o.radius) + "]";
   }
   return j + "]}";
+}
+
+// The bodies for tidepool.bodies(): each one's id, shape, pose and
+// velocities, whether a drag holds it, and the water beside it: the
+// particles within three particle spacings of its outline, and their mean
+// velocity.
+std::string bodies_json(const App& app) {
+  const tidepool::Particles& p = app.world.particles();
+  const int n = app.world.field() ? 0 : p.size();
+  const float band = 3.0f * app.world.spacing();
+  std::string j = "[";
+  bool first = true;
+  for (const tidepool::Body& b : app.world.bodies()) {
+    float reach = b.def.shape.kind == tidepool::BodyShape::Kind::Disc ? b.def.shape.radius : 0.0f;
+    for (const glm::vec2& q : b.def.shape.points) reach = std::max(reach, std::sqrt(q.x * q.x + q.y * q.y));
+    const float r2 = (reach + band) * (reach + band);
+    int near = 0;
+    double vx = 0.0, vy = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const float dx = p.x[i] - b.position.x, dy = p.y[i] - b.position.y;
+      if (dx * dx + dy * dy > r2 || tidepool::body_distance(b, {p.x[i], p.y[i]}) > band) continue;
+      ++near;
+      vx += p.vx[i];
+      vy += p.vy[i];
+    }
+    if (near) {
+      vx /= near;
+      vy /= near;
+    }
+    j += first ? "" : ",";
+    first = false;
+    j += "{\"id\":" + std::to_string(b.id) + ",\"shape\":" + json_string(tidepool::body_kind_name(b.def.shape.kind)) +
+         ",\"x\":" + json_number(b.position.x) + ",\"y\":" + json_number(b.position.y) +
+         ",\"angle\":" + json_number(b.angle) + ",\"vx\":" + json_number(b.velocity.x) +
+         ",\"vy\":" + json_number(b.velocity.y) + ",\"omega\":" + json_number(b.omega) +
+         ",\"mass\":" + json_number(b.mass) + ",\"dragged\":" + (b.dragged ? "true" : "false") +
+         ",\"water\":{\"particles\":" + std::to_string(near) + ",\"vx\":" + json_number(vx) +
+         ",\"vy\":" + json_number(vy) + "}}";
+  }
+  return j + "]";
 }
 
 #ifdef __EMSCRIPTEN__
@@ -367,12 +457,91 @@ EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double 
   return id;
 }
 
+// Rigid bodies. A body from its parse_body text ("box,W,H,DENSITY,X,Y",
+// "disc,R,DENSITY,X,Y", "boat,LENGTH,DENSITY,X,Y"): its id, or -1 with a
+// warning naming the problem, nothing changed.
+EMSCRIPTEN_KEEPALIVE int tp_add_body(const char* spec) {
+  if (!g_app || !spec) return -1;
+  tidepool::app::end_idle(*g_app);
+  tidepool::BodyDef def;
+  std::string why;
+  int id = -1;
+  if (tidepool::parse_body(spec, &def, &why)) id = g_app->world.add_body(def, &why);
+  if (id < 0) tidepool::app::warn("addBody: " + why.substr(0, 200));
+  return id;
+}
+
+EMSCRIPTEN_KEEPALIVE int tp_remove_body(int id) {
+  if (!g_app) return 0;
+  tidepool::app::end_idle(*g_app);
+  if (g_app->world.remove_body(id)) return 1;
+  tidepool::app::warn("removeBody: there is no body " + std::to_string(id));
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* tp_bodies_json() {
+  if (!g_app) return "null";
+  tidepool::app::g_json = tidepool::app::bodies_json(*g_app);
+  return tidepool::app::g_json.c_str();
+}
+
+// Pulls body `id` toward (x, y) with a drag joint held at its centroid
+// (the first call takes hold there; later calls move the target) until
+// tp_release_body. 0 (warned) for no such body or a target that is not finite.
+EMSCRIPTEN_KEEPALIVE int tp_drag_body(int id, double x, double y) {
+  if (!g_app) return 0;
+  tidepool::app::end_idle(*g_app);
+  const tidepool::Body* body = nullptr;
+  for (const tidepool::Body& b : g_app->world.bodies())
+    if (b.id == id) body = &b;
+  const glm::vec2 target(static_cast<float>(x), static_cast<float>(y));
+  if (!body || !std::isfinite(target.x) || !std::isfinite(target.y)) {
+    tidepool::app::warn(body ? "dragBody: the target is not a finite point"
+                             : "dragBody: there is no body " + std::to_string(id));
+    return 0;
+  }
+  if (!body->dragged && !g_app->world.drag_body(id, body->position)) return 0;
+  return g_app->world.drag_body(id, target) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int tp_release_body(int id) {
+  if (!g_app) return 0;
+  if (g_app->world.release_body(id)) return 1;
+  tidepool::app::warn("releaseBody: there is no body " + std::to_string(id));
+  return 0;
+}
+
+// A share link's bodies, their parse_body texts joined by ';' (none: ""):
+// the next load of this scene puts them in place of its own (App::
+// link_bodies). One that does not parse or does not fit this tank is
+// warned about and left out. Returns how many were kept.
+EMSCRIPTEN_KEEPALIVE int tp_set_link_bodies(const char* specs) {
+  if (!g_app || !specs) return 0;
+  std::vector<tidepool::BodyDef> kept;
+  tidepool::World probe;  // the tank alone, to check each body against
+  probe.set_box(g_app->world.box());
+  const std::string all = specs;
+  for (size_t start = 0; start <= all.size();) {
+    const size_t end = std::min(all.find(';', start), all.size());
+    const std::string spec = all.substr(start, end - start);
+    start = end + 1;
+    if (spec.empty()) continue;
+    tidepool::BodyDef def;
+    std::string why;
+    if (tidepool::parse_body(spec, &def, &why) && probe.add_body(def, &why) >= 0) kept.push_back(def);
+    else tidepool::app::warn("link body ignored: " + why.substr(0, 200));
+  }
+  const int count = static_cast<int>(kept.size());
+  g_app->link_bodies = std::move(kept);
+  return count;
+}
+
 // The touch bar's calls. A tool by number (Tool: 0 push, 1 draw, 2 erase,
-// 3 pull); the panel open or folded; the CSS pixels the page's controls
+// 3 pull, 4 body); the panel open or folded; the CSS pixels the page's controls
 // cover along the top, right, bottom and left edges, which also hands the
 // folded panel's button over to the page.
 EMSCRIPTEN_KEEPALIVE int tp_set_tool(int tool) {
-  if (!g_app || tool < 0 || tool > 3) return 0;
+  if (!g_app || tool < 0 || tool > static_cast<int>(tidepool::app::Tool::Body)) return 0;
   tidepool::app::end_idle(*g_app);
   if (static_cast<int>(g_app->tool) != tool) tidepool::app::release_all_contacts(*g_app);
   g_app->tool = static_cast<tidepool::app::Tool>(tool);

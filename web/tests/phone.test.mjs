@@ -159,8 +159,8 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     const reset = await tap('tb-reset');
     assert.ok(reset.time < 0.2, `reset starts over (t = ${reset.time})`);
     const tools = [];
-    for (let k = 0; k < 4; k++) tools.push((await tap('tb-tool')).tool);
-    assert.deepEqual(tools, ['pull', 'draw', 'erase', 'push'], 'the tool cycles');
+    for (let k = 0; k < 5; k++) tools.push((await tap('tb-tool')).tool);
+    assert.deepEqual(tools, ['pull', 'draw', 'erase', 'body', 'push'], 'the tool cycles');
     // The liquid's method, one tap each: the same water goes on under the next.
     const methods = [reset.solver];
     for (let k = 0; k < 3; k++) {
