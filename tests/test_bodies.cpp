@@ -328,3 +328,37 @@ TEST_CASE("a body dragged through the stable solver's dye stirs it", "[bodies]")
   REQUIRE(cells > 0);
   CHECK(u / cells > 0.2);
 }
+
+TEST_CASE("a tank turn and a resample keep the bodies", "[bodies]") {
+  World w;
+  std::string err;
+  REQUIRE(load_scene(w, "float", SceneSetup{}, &err));
+  for (int f = 0; f < 30; ++f) w.advance(1.0f / 60.0f);
+  const std::vector<Body> before = w.bodies();
+  REQUIRE(before.size() == 3);
+  // Auto quality: the water laid again at half the particles.
+  REQUIRE(w.resample(w.count() / 2));
+  REQUIRE(w.bodies().size() == before.size());
+  for (size_t k = 0; k < before.size(); ++k) {
+    CHECK(w.bodies()[k].id == before[k].id);
+    CHECK(w.bodies()[k].position == before[k].position);
+  }
+  // A phone turned on its side: the landscape tank turns a quarter to
+  // portrait, and every body turns with it, inside the new tank.
+  REQUIRE(fit_tank(w, 0.5f));
+  const Box& tank = w.box();
+  REQUIRE(w.bodies().size() == before.size());
+  for (size_t k = 0; k < before.size(); ++k) {
+    const Body& b = w.bodies()[k];
+    CHECK(b.id == before[k].id);
+    CHECK(b.position.x > tank.min.x);
+    CHECK(b.position.x < tank.max.x);
+    CHECK(b.position.y > tank.min.y);
+    CHECK(b.position.y < tank.max.y);
+    // A quarter turn counter-clockwise: the old floor is the new right wall.
+    CHECK(std::fabs(std::remainder(b.angle - before[k].angle - 0.5f * kPi, 2.0f * kPi)) < 1e-4f);
+  }
+  for (int f = 0; f < 60; ++f) w.advance(1.0f / 60.0f);
+  CHECK(all_inside_and_finite(w));
+  for (const Body& b : w.bodies()) CHECK(std::isfinite(b.position.x));
+}
