@@ -52,6 +52,7 @@ struct Engine {
   ParallelFor parallel;
   int lanes = World::simd_width();
   int threads = 1;  // the pool's, when `parallel` is one
+  std::vector<BodyDef> bodies;  // --body: added to every world measured
 };
 
 bool bench_world(World& w, int particles, const char* solver, const Engine& e, float tank = 1.0f) {
@@ -62,6 +63,11 @@ bool bench_world(World& w, int particles, const char* solver, const Engine& e, f
     std::fprintf(stderr, "tidepool bench: %s\n", err.c_str());
     return false;
   }
+  for (const BodyDef& def : e.bodies)
+    if (w.add_body(def, &err) < 0) {
+      std::fprintf(stderr, "tidepool bench: --body: %s\n", err.c_str());
+      return false;
+    }
   return true;
 }
 
@@ -291,6 +297,7 @@ struct BenchArgs {
   int threads = 1;
   std::vector<int> sizes = {1000, 4000, 16000, 64000, 256000};
   std::vector<const char*> solvers = {"dfsph", "muller2003"};
+  std::vector<BodyDef> bodies;
 };
 
 // --sizes N,N,...: each in [1, kMaxParticles]; false, with the problem on
@@ -354,6 +361,14 @@ bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
       }
     } else if (a == "--sizes" && k + 1 < argc) {
       if (!parse_sizes(argv[++k], &b.sizes)) return false;
+    } else if (a == "--body" && k + 1 < argc) {
+      BodyDef def;
+      std::string err;
+      if (!parse_body(argv[++k], &def, &err)) {
+        std::fprintf(stderr, "tidepool bench: --body %s\n", err.c_str());
+        return false;
+      }
+      b.bodies.push_back(def);
     } else {
       std::fprintf(stderr, "tidepool bench: '%s': unknown argument\n", a.c_str());
       return false;
@@ -366,6 +381,7 @@ bool parse_bench_args(int argc, char** argv, BenchArgs* out) {
 void print_header(const Engine& e) {
   std::printf("dam break 1.6 x 2 m column in a 4 x 3 m tank, g = 10 m/s^2, %d thread%s, ", e.threads,
               e.threads > 1 ? "s" : "");
+  if (!e.bodies.empty()) std::printf("%zu bodies, ", e.bodies.size());
   if (e.lanes > 1) {
     std::printf("SIMD (%d lanes)\n", e.lanes);
   } else {
@@ -510,7 +526,7 @@ int bench(int argc, char** argv) {
   if (!parse_bench_args(argc, argv, &args)) return 2;
   ThreadPool pool(args.threads);
   args.lanes = std::min(args.lanes, World::simd_width());  // what the build has (widths 1 < 4 < 8)
-  const Engine engine{pool.hook(), args.lanes, args.threads};
+  const Engine engine{pool.hook(), args.lanes, args.threads, args.bodies};
   if (args.quick) {
     args.sizes = {1000, 4000};
     args.do_capacity = false;

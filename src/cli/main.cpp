@@ -36,7 +36,7 @@ const char* kUsage =
     "                    [--stats FILE.jsonl] [--lanes 1|4|8] [--dump-bodies FILE.csv]\n"
     "                    [--body box,W,H,DENSITY,X,Y | disc,R,DENSITY,X,Y | boat,LENGTH,DENSITY,X,Y]...\n"
     "       tidepool bench [--json] [--quick] [--sizes N,N,...] [--solver NAME]...\n"
-    "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity]\n"
+    "                      [--threads N] [--lanes 1|4|8] [--scalar] [--no-capacity] [--body SPEC]...\n"
     "       tidepool soak [--seconds S] [--seed N]... [--seeds A-B] [--max-particles N]\n"
     "                     [--out DIR] [--max-rss-mb MB] [--plant-violation FRAME] [--quiet]\n"
     "       tidepool soak --replay FILE\n";
