@@ -49,20 +49,7 @@ const std::vector<uint8_t>& SolidMask::update(const MacGrid& g, const std::vecto
   origin_ = g.origin;
   obstacles_ = obstacles;
   mask_.assign(static_cast<size_t>(g.nx) * g.ny, 0);
-  for (const Obstacle& o : obstacles) {
-    // Only the cells within the obstacle's bounding box can lie inside it.
-    glm::vec2 lo, hi;
-    obstacle_bounds(o, &lo, &hi);
-    const int i0 = std::max(0, static_cast<int>(std::floor((lo.x - g.origin.x) / g.dx)));
-    const int j0 = std::max(0, static_cast<int>(std::floor((lo.y - g.origin.y) / g.dx)));
-    const int i1 = std::min(g.nx - 1, static_cast<int>(std::floor((hi.x - g.origin.x) / g.dx)));
-    const int j1 = std::min(g.ny - 1, static_cast<int>(std::floor((hi.y - g.origin.y) / g.dx)));
-    for (int j = j0; j <= j1; ++j)
-      for (int i = i0; i <= i1; ++i) {
-        glm::vec2 normal;
-        if (obstacle_distance(o, g.centre(i, j), &normal) < 0.0f) mask_[g.cell(i, j)] = 1;
-      }
-  }
+  for (const Obstacle& o : obstacles) for_cells_inside(g, o, [&](int c) { mask_[c] = 1; });
   return mask_;
 }
 

@@ -12,6 +12,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "boundary.h"  // obstacle_bounds, obstacle_distance
 #include "loops.h"
 #include "poisson.h"
 #include "tidepool/types.h"
@@ -91,6 +92,23 @@ struct FreeSurface {
   const std::vector<float>* value = nullptr;
   std::vector<float>* scratch = nullptr;
 };
+
+// Calls f(cell) for each cell of g whose centre lies inside obstacle o.
+template <class F>
+void for_cells_inside(const MacGrid& g, const Obstacle& o, F&& f) {
+  // Only the cells within the obstacle's bounding box can lie inside it.
+  glm::vec2 lo, hi;
+  obstacle_bounds(o, &lo, &hi);
+  const int i0 = std::max(0, static_cast<int>(std::floor((lo.x - g.origin.x) / g.dx)));
+  const int j0 = std::max(0, static_cast<int>(std::floor((lo.y - g.origin.y) / g.dx)));
+  const int i1 = std::min(g.nx - 1, static_cast<int>(std::floor((hi.x - g.origin.x) / g.dx)));
+  const int j1 = std::min(g.ny - 1, static_cast<int>(std::floor((hi.y - g.origin.y) / g.dx)));
+  for (int j = j0; j <= j1; ++j)
+    for (int i = i0; i <= i1; ++i) {
+      glm::vec2 normal;
+      if (obstacle_distance(o, g.centre(i, j), &normal) < 0.0f) f(g.cell(i, j));
+    }
+}
 
 // Which cells of a grid lie inside an obstacle (their centre does), kept
 // between steps: the test costs every cell times every obstacle, so the

@@ -238,16 +238,7 @@ void StableFluids::fit(const WorldState& s) {
   bodies_.clear();
   for (const Obstacle& o : s.solids) {
     if (o.body < 0) continue;
-    glm::vec2 lo, hi;
-    obstacle_bounds(o, &lo, &hi);
-    int i0, j0, i1, j1;
-    g_.cell_at(lo, &i0, &j0);
-    g_.cell_at(hi, &i1, &j1);
-    for (int j = j0; j <= j1; ++j)
-      for (int i = i0; i <= i1; ++i) {
-        glm::vec2 normal;
-        if (obstacle_distance(o, g_.centre(i, j), &normal) < 0.0f) body_cell_[g_.cell(i, j)] = static_cast<int>(bodies_.size());
-      }
+    for_cells_inside(g_, o, [&](int c) { body_cell_[c] = static_cast<int>(bodies_.size()); });
     bodies_.push_back(o);
   }
 }
