@@ -125,7 +125,7 @@ struct View {
 struct App {
   Options options;
   // Runs the world's per-particle loops (World::set_parallel_for); every
-  // World the app makes gets its hook (load() in main.cpp). Declared before
+  // World the app makes gets its hook (load() in scene.cpp). Declared before
   // the world, so it outlives it.
   std::unique_ptr<tidepool::ThreadPool> pool;
   // Whether a frame runs on the pool or on this thread (simulate()): the
@@ -215,16 +215,13 @@ struct App {
   Stats stats;
 };
 
-// Scene control (main.cpp).
+// Scene control (scene.cpp).
 bool load(App& app, const std::string& scene, int particles);  // false: unknown scene (warned)
 // The particle count chosen for the scene: `requested` if set, else auto
 // quality's; 0 where neither chose (the scene's own count).
 int chosen_particles(const App& app, int requested);
 bool set_param(App& app, const std::string& name, float value, std::string* error);
 bool set_param_text(App& app, const std::string& name, const std::string& text, std::string* error);
-// `frames` fixed 1/60 s ticks at once, whatever the clock says (paused or
-// not): the same state from the same start in every build and thread count.
-void advance_frames(App& app, int frames);
 // Tilt on or off, with down = the projected down direction (|down| <= 1);
 // false (and nothing changed) for a non-finite or longer one.
 bool set_tilt(App& app, bool on, glm::vec2 down);
@@ -274,10 +271,40 @@ bool save_screenshot(const std::string& path, int width, int height, std::string
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb_top_down,
                std::string* error);
 
-// GL lifetime (main.cpp): the context-lost path tears down and rebuilds both.
+// GL lifetime (gl_context.cpp): the context-lost path tears down and rebuilds both.
 void gl_lost(App& app);
 void gl_restored(App& app);
-// Page hidden or scrolled away (main.cpp): stop the loop, resume where it was.
+// Dear ImGui, the window, its GL context and every GL object; false (reported
+// through web_error()) if any of them cannot be made.
+bool start_graphics(App& app);
+
+// Time and the fixed tick (tick.cpp).
+// Milliseconds on a steady clock (the page's performance.now() on the web).
+double now_ms();
+// [s] the most real time one frame may owe the simulation (or the input):
+// the rest of a long pause is not caught up.
+constexpr double kMaxFrameTime = 0.1;
+// The fixed ticks a frame of `frame_time` [s] owes (none while paused, one
+// step with step_once), their stats into app.stats, auto quality's resize.
+void simulate(App& app, double frame_time);
+// `frames` fixed 1/60 s ticks at once, whatever the clock says (paused or
+// not): the same state from the same start in every build and thread count.
+void advance_frames(App& app, int frames);
+// Page hidden or scrolled away: stop the loop, resume where it was.
 void set_awake(App& app, bool awake);
+
+// Layout (layout.cpp).
+// The view fitted to the canvas's current size and the tank's room, and the
+// panel's fonts rebuilt when the UI scale changed.
+void update_sizes(App& app);
+// The room's shape as a tank aspect, within [kMinAspect, kMaxAspect].
+float room_aspect(const App& app);
+// The tank laid out again once the screen's shape has left it for a moment
+// (`now` from now_ms()); the water kept where fit_tank can.
+void follow_screen(App& app, double now);
+
+// Measurements the tests read (measure.cpp): app.stats.mean and one
+// PointerReport per force in app.forces, for the current world.
+void measure(App& app);
 
 }  // namespace tidepool::app

@@ -14,6 +14,7 @@
 // range) and drawn over the cells' rectangle with bilinear filtering; the
 // fragment shader tone-maps the dye or applies the colour map.
 #include "renderer.h"
+#include "color_range.h"
 #include "shaders.h"
 
 #include <algorithm>
@@ -25,10 +26,6 @@ namespace tidepool::app {
 using namespace shaders;
 
 namespace {
-
-const char* const kColorModeNames[] = {"water",   "speed",  "density", "pressure",
-                                       "surface", "liquid", "dye",     "vorticity"};
-static_assert(sizeof(kColorModeNames) / sizeof(kColorModeNames[0]) == static_cast<int>(ColorMode::Count));
 
 GLuint compile(GLenum type, const char* src, std::string* error) {
   GLuint s = glCreateShader(type);
@@ -62,43 +59,6 @@ void push_shape(std::vector<float>& out, glm::vec2 a, glm::vec2 b, float radius,
 }
 
 }  // namespace
-
-const char* color_mode_name(ColorMode mode) {
-  const int i = static_cast<int>(mode);
-  return i >= 0 && i < static_cast<int>(ColorMode::Count) ? kColorModeNames[i] : "?";
-}
-
-bool parse_color_mode(std::string_view text, ColorMode* mode) {
-  for (int i = 0; i < static_cast<int>(ColorMode::Count); ++i) {
-    if (text == kColorModeNames[i]) {
-      *mode = static_cast<ColorMode>(i);
-      return true;
-    }
-  }
-  return false;
-}
-
-bool color_mode_fits(ColorMode mode, bool grid) {
-  switch (mode) {
-    case ColorMode::Speed:
-    case ColorMode::Pressure: return true;
-    case ColorMode::Dye:
-    case ColorMode::Vorticity: return grid;
-    case ColorMode::Water:
-    case ColorMode::Density:
-    case ColorMode::Surface:
-    case ColorMode::Liquid: return !grid;
-    case ColorMode::Count: break;
-  }
-  return false;
-}
-
-std::string color_mode_list() {
-  std::string out;
-  const int n = static_cast<int>(ColorMode::Count);
-  for (int i = 0; i < n; ++i) out += std::string(i == 0 ? "" : (i + 1 == n ? " or " : ", ")) + kColorModeNames[i];
-  return out;
-}
 
 bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* error) {
   GLuint v = compile(GL_VERTEX_SHADER, vs, error);
@@ -254,50 +214,8 @@ void Renderer::upload_particles(const tidepool::World& world, ColorMode mode, fl
   glBindBuffer(GL_ARRAY_BUFFER, y_vbo_);
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, p.y.data());
 
-  values_.resize(n);
-  const float rho0 = world.params().rest_density;
-  float target = 0.0f;  // the scale's upper end this frame
-  switch (mode) {
-    case ColorMode::Water:
-    case ColorMode::Liquid:
-    case ColorMode::Speed:
-      for (int i = 0; i < n; ++i) values_[i] = std::sqrt(p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]);
-      break;
-    case ColorMode::Density:
-      for (int i = 0; i < n; ++i) values_[i] = p.density[i] / rho0 - 1.0f;
-      break;
-    case ColorMode::Pressure:
-      for (int i = 0; i < n; ++i) values_[i] = p.pressure[i];
-      break;
-    case ColorMode::Surface:
-      for (int i = 0; i < n; ++i) values_[i] = p.surface[i] ? 1.0f : 0.0f;
-      break;
-    case ColorMode::Dye:
-    case ColorMode::Vorticity:
-    case ColorMode::Count:
-      break;
-  }
-  // Auto-ranged modes scale to the 98th percentile (one wild particle must
-  // not wash everyone else out), rising at once and falling slowly.
-  if (mode == ColorMode::Speed || mode == ColorMode::Density || mode == ColorMode::Pressure) {
-    std::vector<float> tmp(values_);
-    if (mode == ColorMode::Density)
-      for (float& v : tmp) v = std::fabs(v);
-    const size_t k = static_cast<size_t>(0.98 * (n - 1));
-    std::nth_element(tmp.begin(), tmp.begin() + k, tmp.end());
-    target = tmp[k];
-    const float floor = mode == ColorMode::Speed ? 0.5f : (mode == ColorMode::Density ? 0.002f : 1e-6f);
-    target = std::max(target, floor);
-    range_hi_ = target > range_hi_ ? target : 0.97f * range_hi_ + 0.03f * target;
-  }
-  switch (mode) {
-    case ColorMode::Water: *lo = 1.5f; *hi = 6.0f; break;
-    case ColorMode::Liquid: *lo = 2.0f; *hi = 6.0f; break;
-    case ColorMode::Speed:
-    case ColorMode::Pressure: *lo = 0.0f; *hi = range_hi_; break;
-    case ColorMode::Density: *lo = -range_hi_; *hi = range_hi_; break;
-    default: *lo = 0.0f; *hi = 1.0f; break;
-  }
+  particle_values(world, mode, values_);
+  particle_range(values_, mode, range_hi_, lo, hi);
   glBindBuffer(GL_ARRAY_BUFFER, value_vbo_);
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, values_.data());
 }
@@ -479,20 +397,6 @@ void Renderer::draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, flo
 // ---------------------------------------------------------------------------
 // Grids
 // ---------------------------------------------------------------------------
-namespace {
-
-// The largest |x| but for the top 2 % (one eddy or one wall corner must not
-// wash out the rest), at least `floor`.
-float robust_magnitude(std::vector<float>& magnitudes, float floor) {
-  if (magnitudes.empty()) return floor;
-  const size_t k = static_cast<size_t>(0.98 * static_cast<double>(magnitudes.size() - 1));
-  std::nth_element(magnitudes.begin(), magnitudes.begin() + static_cast<std::ptrdiff_t>(k), magnitudes.end());
-  const float m = magnitudes[k];
-  return std::isfinite(m) ? std::max(m, floor) : floor;
-}
-
-}  // namespace
-
 void Renderer::upload_grid(const tidepool::FieldView& f, ColorMode mode) {
   const int nx = f.nx, ny = f.ny, cells = nx * ny;
   texels_.resize(static_cast<size_t>(cells) * 4);
@@ -507,44 +411,11 @@ void Renderer::upload_grid(const tidepool::FieldView& f, ColorMode mode) {
     // One value per cell, and its magnitudes over the fluid cells for the
     // range (the scale's upper end rises at once and falls slowly, so the
     // colours do not flicker).
-    scratch_.resize(static_cast<size_t>(cells));
-    float floor = 1e-6f, offset = 0.0f;
-    if (mode == ColorMode::Speed) {
-      for (int c = 0; c < cells; ++c) scratch_[c] = std::sqrt(f.u[c] * f.u[c] + f.v[c] * f.v[c]);
-      floor = 0.05f;
-    } else if (mode == ColorMode::Pressure) {
-      // The projection fixes the pressure up to a constant: shown about
-      // its mean over the fluid.
-      double sum = 0.0;
-      int fluid_cells = 0;
-      for (int c = 0; c < cells; ++c)
-        if (fluid(c) > 0.0f) {
-          sum += f.pressure[c];
-          ++fluid_cells;
-        }
-      offset = fluid_cells ? static_cast<float>(sum / fluid_cells) : 0.0f;
-      for (int c = 0; c < cells; ++c) scratch_[c] = f.pressure[c] - offset;
-      floor = 1e-3f;
-    } else {
-      // Vorticity dv/dx - du/dy, central differences (one-sided at the walls).
-      const float inv = 1.0f / std::max(f.cell, 1e-12f);
-      for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-          const int ip = std::min(i + 1, nx - 1), im = std::max(i - 1, 0);
-          const int jp = std::min(j + 1, ny - 1), jm = std::max(j - 1, 0);
-          const float dvdx = ip > im ? (f.v[j * nx + ip] - f.v[j * nx + im]) * inv / float(ip - im) : 0.0f;
-          const float dudy = jp > jm ? (f.u[jp * nx + i] - f.u[jm * nx + i]) * inv / float(jp - jm) : 0.0f;
-          scratch_[j * nx + i] = dvdx - dudy;
-        }
-      floor = 0.05f;
-    }
+    const float floor = grid_values(f, mode, scratch_);
     std::vector<float>& magnitudes = values_;  // the particles' buffer, free in a grid scene
-    magnitudes.clear();
-    for (int c = 0; c < cells; ++c)
-      if (fluid(c) > 0.0f && std::isfinite(scratch_[c])) magnitudes.push_back(std::fabs(scratch_[c]));
-    const float target = robust_magnitude(magnitudes, floor);
+    const float target = grid_magnitude(f, scratch_, floor, magnitudes);
     if (mode != grid_mode_ || !(grid_range_ > 0.0f)) grid_range_ = target;
-    else grid_range_ = target > grid_range_ ? target : 0.97f * grid_range_ + 0.03f * target;
+    else grid_range_ = follow_range(grid_range_, target);
     grid_mode_ = mode;
     const float scale = 1.0f / grid_range_;
     for (int c = 0; c < cells; ++c) {

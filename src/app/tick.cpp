@@ -1,0 +1,166 @@
+// Tidepool app — time and the fixed tick: the clock, the accumulator that
+// turns a frame's real time into whole simulation ticks, auto quality's
+// resizing between them, and the loop's pause while the page is away.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
+
+#include "app.h"
+
+namespace tidepool::app {
+
+// ---------------------------------------------------------------------------
+// Time
+// ---------------------------------------------------------------------------
+double now_ms() {
+#ifdef __EMSCRIPTEN__
+  return emscripten_get_now();
+#else
+  using clock = std::chrono::steady_clock;
+  static const clock::time_point start = clock::now();
+  return std::chrono::duration<double, std::milli>(clock::now() - start).count();
+#endif
+}
+
+namespace {
+
+double clock_now_ms(void*) { return now_ms(); }
+
+// The simulation advances in fixed ticks of real time. A frame owes the
+// real time since the last one, clamped: after a hidden tab or a debugger
+// pause we do not try to catch up (the spiral of death), and when a frame's
+// ticks overrun the budget, the rest is dropped and the water runs in slow
+// motion instead of the page freezing.
+constexpr double kTick = 1.0 / 60.0;     // [s]
+// kMaxFrameTime, the most real time one frame may owe, is in app.h: frame()
+// clamps the input's time step with it too.
+constexpr int kMaxTicksPerFrame = 3;
+constexpr double kTickBudgetMs = 30.0;   // stop ticking past this (slow devices)
+
+void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
+  const int substeps = sum.substeps + st.substeps;
+  const int iterations = sum.solver_iterations + st.solver_iterations;
+  const int divergence = sum.divergence_iterations + st.divergence_iterations;
+  const float max_err = std::max(sum.max_density_error, st.max_density_error);
+  std::array<double, tidepool::kStageCount> stages = sum.stage_ms, stage_work = sum.stage_work;
+  for (int k = 0; k < tidepool::kStageCount; ++k) {
+    stages[k] += st.stage_ms[k];
+    stage_work[k] += st.stage_work[k];
+  }
+  const bool cap = sum.substep_cap_hit || st.substep_cap_hit;
+  const bool work_cap = sum.work_cap_hit || st.work_cap_hit;
+  // The ticks' work and their limits add up (an empty sum has no limit).
+  const bool empty = sum.substeps == 0 && sum.work == 0.0;
+  const double work = sum.work + st.work, limit = (empty ? 0.0 : sum.work_limit) + st.work_limit;
+  sum = st;  // latest values for everything else
+  sum.substeps = substeps;
+  sum.solver_iterations = iterations;
+  sum.divergence_iterations = divergence;
+  sum.max_density_error = max_err;
+  sum.stage_ms = stages;
+  sum.stage_work = stage_work;
+  sum.substep_cap_hit = cap;
+  sum.work_cap_hit = work_cap;
+  sum.work = work;
+  sum.work_limit = limit;
+}
+
+// Auto quality's choice (quality.h), taken in place: the running water is
+// resampled at the new count (World::resample), a grid's flow onto the new
+// size (stable.cpp). Time, obstacles, emitters and the frame count go on,
+// so a device that slows down never sees its water start over. A
+// lid-driven cavity keeps the grid of its benchmark.
+void resize_for_quality(App& app, double ms, int ticks, int substeps) {
+  const tidepool::FieldView* field = app.world.field();
+  if (field && (app.world.params().lid_speed != 0.0f || app.overrides.count("grid"))) return;
+  using Method = AutoQuality::Method;
+  AutoQuality::Load work;
+  work.method = field ? Method::Grid : app.world.params().solver == tidepool::Solver::Flip ? Method::Flip : Method::Sph;
+  work.count = field ? field->nx * field->ny : app.world.count();
+  const int next = app.quality.record(now_ms(), ms, ticks, substeps, work, !app.contacts.empty());
+  if (next <= 0) return;
+  if (!field) {
+    if (!app.world.resample(next)) return;
+    app.thread_choice.restart();  // other work: its timings start again
+    app.quality.restart();
+    return;
+  }
+  tidepool::Params p = app.world.params();
+  const double grid = p.grid * std::sqrt(static_cast<double>(next) / work.count);
+  const tidepool::ParamInfo* info = tidepool::find_param("grid");
+  p.grid = static_cast<int>(std::clamp(std::lround(grid), static_cast<long>(info->min), static_cast<long>(info->max)));
+  if (app.world.set_params(p).empty()) app.quality.grid = p.grid;
+}
+
+}  // namespace
+
+void simulate(App& app, double frame_time) {
+  const tidepool::Clock clock{&clock_now_ms, nullptr};
+  const double t0 = now_ms();
+  tidepool::FrameStats sum;
+  int ticks = 0;
+  app.world.set_pointers(app.forces);
+  // The pool, or this thread alone where its frames run faster (ThreadChoice).
+  const bool choose = app.pool->threads() > 1 && !app.paused;
+  if (choose)
+    app.world.set_parallel_for(app.thread_choice.next_frame_pooled() ? app.pool->hook() : tidepool::ParallelFor{});
+  if (!app.paused) {
+    app.accumulator += std::min(frame_time, kMaxFrameTime);
+    while (app.accumulator >= kTick && ticks < kMaxTicksPerFrame) {
+      add_stats(sum, app.world.advance(static_cast<float>(kTick), clock));
+      app.accumulator -= kTick;
+      ++ticks;
+      if (now_ms() - t0 > kTickBudgetMs) break;
+    }
+    if (app.accumulator >= kTick) app.accumulator = 0.0;  // drop what we could not do
+  } else if (app.step_once) {
+    add_stats(sum, app.world.step(app.world.stable_dt(), clock));
+    ticks = 1;
+  }
+  app.step_once = false;
+  if (!app.paused) {
+    // Averaged over a quarter second: single frames owe 0 or 2 ticks.
+    app.scale_sim += ticks * kTick;
+    app.scale_real += std::min(frame_time, kMaxFrameTime);
+    if (app.scale_real >= 0.25) {
+      app.time_scale = static_cast<float>(std::clamp(app.scale_sim / app.scale_real, 0.05, 1.0));
+      app.scale_sim = app.scale_real = 0.0;
+    }
+  }
+  const double ms = now_ms() - t0;
+  if (choose && sum.substeps > 0) app.thread_choice.record(ms / sum.substeps);
+  app.stats.ticks = ticks;
+  app.stats.substeps = sum.substeps;
+  if (ticks > 0) app.stats.last = sum;
+  // Smoothed, so the number can be read.
+  app.stats.sim_ms = app.stats.sim_ms == 0.0f ? static_cast<float>(ms)
+                                              : 0.9f * app.stats.sim_ms + 0.1f * static_cast<float>(ms);
+  resize_for_quality(app, ms, ticks, sum.substeps);
+}
+
+void advance_frames(App& app, int frames) {
+  const tidepool::Clock clock{&clock_now_ms, nullptr};
+  tidepool::FrameStats sum;
+  for (int k = 0; k < frames; ++k) add_stats(sum, app.world.advance(static_cast<float>(kTick), clock));
+  if (frames > 0) app.stats.last = sum;
+}
+
+void set_awake(App& app, bool awake) {
+  if (awake == app.awake) return;
+  app.awake = awake;
+#ifdef __EMSCRIPTEN__
+  if (awake) emscripten_resume_main_loop();
+  else emscripten_pause_main_loop();
+#endif
+  // Resume where it was: the time asleep is not owed to the simulation.
+  app.last_time_ms = -1.0;
+  app.accumulator = 0.0;
+  if (!awake) release_all_contacts(app);
+}
+
+}  // namespace tidepool::app
