@@ -228,6 +228,50 @@ TEST_CASE("advection carries a smooth dye blob and keeps its dye", "[stable][adv
   CHECK(peak[1] > peak[0] + 0.05f);
 }
 
+TEST_CASE("a pointer pours its own dye, or the palette's, at dye_rate over its cone", "[stable][pointers]") {
+  // A still pointer (no push, no stir) pours dye_rate dt (1 - r/R) of its
+  // colour per cell and tick: over T seconds, dye_rate T pi R^2 / 3 of
+  // it in all (the cone's volume), and nothing of the other channels.
+  World w;
+  Params p = w.params();
+  p.solver = Solver::Stable;
+  p.grid = 96;
+  p.dye_rate = 2.0f;
+  REQUIRE(w.set_params(p).empty());
+  w.set_box(Box{{0.0f, 0.0f}, {2.0f, 2.0f}});
+  REQUIRE(w.fill_dye(Box{{0.0f, 0.0f}, {0.5f, 0.5f}}, {0.0f, 1.0f, 0.0f}));
+  REQUIRE(w.dye_fills().size() == 1);
+  CHECK(w.dye_fills()[0].colour == glm::vec3(0.0f, 1.0f, 0.0f));
+  CHECK(!w.fill_dye(Box{{0.0f, 0.0f}, {0.5f, 0.5f}}, {-1.0f, 0.0f, 0.0f}));
+  CHECK(w.dye_fills().size() == 1);  // a refused fill is not recorded
+  PointerForce blue, plain;
+  blue.position = {0.6f, 1.4f};
+  plain.position = {1.4f, 0.6f};
+  blue.radius = plain.radius = 0.3f;
+  blue.strength = plain.strength = 0.0f;
+  blue.dye = {0.0f, 0.0f, 1.0f};
+  w.set_pointers({blue, plain});
+  const int ticks = 60;
+  for (int k = 0; k < ticks; ++k) w.advance(1.0f / 60.0f);
+  const FieldView* f = w.field();
+  REQUIRE(f != nullptr);
+  const double cone = 2.0 * 1.0 * 3.14159265 * 0.3 * 0.3 / 3.0;  // dye_rate T pi R^2 / 3
+  double sums[2][3] = {};  // the blue pointer's half (x < 1), the plain one's
+  for (int j = 0; j < f->ny; ++j)
+    for (int i = 0; i < f->nx; ++i) {
+      const int c = j * f->nx + i;
+      const bool left = (i + 0.5f) * f->cell < 1.0f;
+      if (left && (j + 0.5f) * f->cell < 1.0f) continue;  // the green fill
+      for (int k = 0; k < 3; ++k) sums[left ? 0 : 1][k] += f->dye[k][c] * f->cell * f->cell;
+    }
+  INFO("blue pointer " << sums[0][0] << ", " << sums[0][1] << ", " << sums[0][2] << "; plain " << sums[1][0] << ", "
+                       << sums[1][1] << ", " << sums[1][2] << "; cone " << cone);
+  CHECK(sums[0][2] == Approx(cone).epsilon(0.05));
+  CHECK(sums[0][0] + sums[0][1] < 1e-3 * cone);
+  // The second pointer, without a colour of its own, pours kDyeColours[1].
+  for (int k = 0; k < 3; ++k) CHECK(sums[1][k] == Approx(cone * kDyeColours[1][k]).epsilon(0.05));
+}
+
 TEST_CASE("viscosity: a mode decays at exp(-2 nu k^2 t), by explicit and implicit steps", "[stable][viscosity]") {
   // u = v = sin(pi x) sin(pi y) in the unit square: zero on every wall, and
   // an eigenmode of the Laplacian, lap u = -2 pi^2 u (k = pi). nu = U L / Re

@@ -17,7 +17,8 @@ namespace tidepool {
 inline bool valid_pointer(const PointerForce& f) {
   return std::isfinite(f.position.x) && std::isfinite(f.position.y) && std::isfinite(f.radius) &&
          f.radius > 0.0f && std::isfinite(f.strength) && std::isfinite(f.velocity.x) &&
-         std::isfinite(f.velocity.y) && std::isfinite(f.stir) && f.stir >= 0.0f;
+         std::isfinite(f.velocity.y) && std::isfinite(f.stir) && f.stir >= 0.0f && std::isfinite(f.dye.x) &&
+         std::isfinite(f.dye.y) && std::isfinite(f.dye.z);
 }
 
 // Adds each pointer's acceleration to particles [begin, end): strength

@@ -83,7 +83,8 @@ void StableFluids::add_forces(const WorldState& s, float dt) {
         const float r2 = d.x * d.x + d.y * d.y;
         if (r2 >= f.radius * f.radius) continue;
         const float fall = 1.0f - std::sqrt(r2) / f.radius;
-        for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * fall * kPalette[k % kPalette.size()][ch];
+        const glm::vec3 colour = pointer_dye(f, k);
+        for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * fall * colour[ch];
       }
       for (const Sink& sink : s.sources.sinks) {
         const glm::vec2 d = at - sink.position;
@@ -102,7 +103,7 @@ void StableFluids::add_forces(const WorldState& s, float dt) {
       const glm::vec2 d = p - e.position;
       return std::fabs(d.x * side.x + d.y * side.y) <= 0.5f * e.width && std::fabs(d.x * dir.x + d.y * dir.y) <= depth;
     };
-    const glm::vec3 colour = kPalette[(k + 1) % kPalette.size()];
+    const glm::vec3 colour = kDyeColours[(k + 1) % kDyeColours.size()];
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
         const glm::vec2 at = g_.centre(i, j);
@@ -175,6 +176,8 @@ const FieldView* StableFluids::field() const {
   view_.origin = g_.origin;
   view_.u = cu_.data();
   view_.v = cv_.data();
+  view_.u_faces = g_.u.data();
+  view_.v_faces = g_.v.data();
   view_.pressure = pressure_.data();
   for (int k = 0; k < 3; ++k) view_.dye[k] = dye_[k].data();
   view_.solid = solid_.data();

@@ -31,14 +31,6 @@
 
 namespace tidepool {
 
-// Dye colours of pointers and emitters, by index: distinct, saturated hues.
-inline constexpr std::array<glm::vec3, 6> kPalette = {{{1.0f, 0.25f, 0.3f},
-                                                {0.2f, 0.6f, 1.0f},
-                                                {1.0f, 0.8f, 0.15f},
-                                                {0.3f, 1.0f, 0.45f},
-                                                {0.8f, 0.35f, 1.0f},
-                                                {1.0f, 0.5f, 0.1f}}};
-
 class StableFluids final : public SolverBase<StableFluids> {
  public:
   void step(WorldState& s, float dt, StageClock& clock, FrameStats& st) override;

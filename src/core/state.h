@@ -27,6 +27,7 @@ struct WorldState {
   std::vector<Obstacle> obstacles;  // the static ones
   BodySet bodies;                  // rigid bodies (bodies.h)
   Sources sources;  // emitters and sinks
+  std::vector<DyeFill> dye_fills;  // World::fill_dye's regions, in order
   std::vector<PointerForce> pointers;
 
   // The engine.

@@ -230,8 +230,12 @@ bool World::fill_dye(const Box& region, glm::vec3 colour) {
   const bool ok = std::isfinite(region.min.x) && std::isfinite(region.min.y) && std::isfinite(region.max.x) &&
                   std::isfinite(region.max.y) && std::isfinite(colour.x) && std::isfinite(colour.y) &&
                   std::isfinite(colour.z) && colour.x >= 0.0f && colour.y >= 0.0f && colour.z >= 0.0f;
-  return ok && s_->solver->fill_dye(*s_, region, colour);
+  if (!ok || !s_->solver->fill_dye(*s_, region, colour)) return false;
+  s_->dye_fills.push_back({region, colour});
+  return true;
 }
+
+const std::vector<DyeFill>& World::dye_fills() const { return s_->dye_fills; }
 
 // ---------------------------------------------------------------------------
 // Shapes, emitters, sinks, pointers

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "tidepool/array.h"
 #include "tidepool/params.h"
@@ -82,7 +83,22 @@ struct PointerForce {
   float strength = 30.0f;        // [m/s^2] at the centre; > 0 pushes out, < 0 pulls in
   glm::vec2 velocity{0.0f};      // drag velocity [m/s]: particles are stirred toward it
   float stir = 0.0f;             // [1/s] rate at which particle velocity follows `velocity`
+  // The dye it pours in a grid solver (each channel >= 0). Unset (a
+  // negative channel): the k-th of kDyeColours for the k-th pointer.
+  glm::vec3 dye{-1.0f};
 };
+
+// Dye colours of pointers and emitters, by index: distinct, saturated hues.
+inline constexpr std::array<glm::vec3, 6> kDyeColours = {{{1.0f, 0.25f, 0.3f},
+                                                        {0.2f, 0.6f, 1.0f},
+                                                        {1.0f, 0.8f, 0.15f},
+                                                        {0.3f, 1.0f, 0.45f},
+                                                        {0.8f, 0.35f, 1.0f},
+                                                        {1.0f, 0.5f, 0.1f}}};
+// The dye the k-th pointer pours: its own, or the k-th of kDyeColours.
+inline glm::vec3 pointer_dye(const PointerForce& f, size_t k) {
+  return f.dye.x >= 0.0f && f.dye.y >= 0.0f && f.dye.z >= 0.0f ? f.dye : kDyeColours[k % kDyeColours.size()];
+}
 
 // Static obstacles: a solid disc, or a capsule (segment with a radius) —
 // the 2D form of seed 001's mesh collisions. Polylines are chains of capsules.
@@ -195,6 +211,10 @@ struct FieldView {
   glm::vec2 origin{0.0f};
   const float* u = nullptr;         // velocity [m/s], interpolated from the faces
   const float* v = nullptr;
+  // The faces' own: u on the (nx + 1) x ny vertical faces, v on the
+  // nx x (ny + 1) horizontal ones, row by row from the bottom (a MAC grid).
+  const float* u_faces = nullptr;
+  const float* v_faces = nullptr;
   const float* pressure = nullptr;  // [Pa]
   const float* dye[3] = {nullptr, nullptr, nullptr};  // red, green, blue; >= 0
   const uint8_t* solid = nullptr;   // 1 inside an obstacle
@@ -203,6 +223,13 @@ struct FieldView {
 struct Box {
   glm::vec2 min{0.0f};
   glm::vec2 max{1.0f};
+};
+
+// A region World::fill_dye filled, and with what: a renderer that draws the
+// dye at its own resolution draws the scene's starting pattern from these.
+struct DyeFill {
+  Box region;
+  glm::vec3 colour{0.0f};
 };
 
 // Particle state, structure of arrays. Every array has size() entries and

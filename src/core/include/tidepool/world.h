@@ -75,6 +75,9 @@ class World {
   const FieldView* field() const;
   /// Adds dye of `colour` (each channel >= 0) to the cells inside `region`; false without a grid solver.
   bool fill_dye(const Box& region, glm::vec3 colour);
+  /// The regions fill_dye filled since the world was made, in order: the scene's starting
+  /// pattern, for a renderer that draws the dye at a resolution of its own.
+  const std::vector<DyeFill>& dye_fills() const;
 
   // --- Obstacles, emitters, sinks -------------------------------------------
   /// Adds a solid disc; returns its id, or -1 if not finite or radius <= 0.
