@@ -122,7 +122,7 @@ app() {
   xvfb-run -a -s "-screen 0 1280x800x24" "$ROOT/build/native/src/app/tidepool_app" --frames 30 --scene drop --particles 800
 }
 browser() {
-  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs tests/phone.test.mjs tests/bodies.test.mjs &&
+  cd "$ROOT/web" && node --test --test-concurrency=1 tests/browser.test.mjs tests/grid.test.mjs tests/embed.test.mjs tests/share.test.mjs tests/fuzz.test.mjs tests/bench.test.mjs tests/threads.test.mjs tests/phone.test.mjs tests/bodies.test.mjs tests/background.test.mjs &&
     node report.mjs --runs 3
 }
 

@@ -1,5 +1,5 @@
 // World::resample: the running water at another particle count, in place
-// (auto quality's move, src/app/main.cpp). The water must stay where it
+// (auto quality's move, src/app/tick.cpp). The water must stay where it
 // was, moving as it was, with its volume, its time and what is around it.
 #include <catch2/catch.hpp>
 

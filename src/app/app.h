@@ -14,10 +14,12 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "tidepool/scenes.h"
 #include "tidepool/world.h"
 
+#include "dye.h"
 #include "platform.h"
 #include "quality.h"
 #include "renderer.h"
@@ -41,6 +43,25 @@ constexpr int kMinParticles = 16;
 #endif
 constexpr int kMaxThreads = TIDEPOOL_APP_MAX_THREADS;
 
+// The colours and the show a host page picks (show.cpp): the dye's colours,
+// taken in turn by the pointers and the splats; the water's colour; and a
+// random splat every `splats` seconds of simulated time, drawn from `seed`,
+// so a share link replays the same show.
+struct Look {
+  static constexpr int kMaxPalette = 8;
+  std::vector<glm::vec3> palette;  // empty: tidepool::kDyeColours
+  glm::vec3 water{-1.0f};          // negative: the renderer's own blues
+  float splats = 0.0f;             // [s] between splats; 0: none
+  uint32_t seed = 1;
+  static constexpr float kMaxSplats = 600.0f;
+};
+// "ff3366" or "#ff3366" -> (1, 0.2, 0.4); false for anything else.
+bool parse_hex_colour(const std::string& text, glm::vec3* colour);
+std::string hex_colour(glm::vec3 colour);  // "ff3366"
+// A comma-separated list of 1..Look::kMaxPalette hex colours; false (and
+// nothing changed) if any item is not one.
+bool parse_palette(const std::string& text, std::vector<glm::vec3>* palette);
+
 struct Options {
   std::string scene = "dam-break";
   int particles = 0;  // 0: the scene's default
@@ -52,6 +73,13 @@ struct Options {
   int threads = 0;     // 0: min(cores, kMaxThreads); a build without threads has 1
   float aspect = 0.0f; // the tank's width / height to start with (a share link's); 0: the screen's
   float solver = -1.0f; // the liquid scenes' method (a tidepool::Solver); -1: each scene's own (FLIP)
+  // A host page's choices (the toy as its background, docs/design.md).
+  bool transparent = false;  // --bg transparent: the page shows through where there is no water or dye
+  bool ui = true;            // --ui 0: no panel (the page drops its own controls too)
+  bool walls = true;         // --walls 0: no tank drawn
+  bool hover = false;        // --hover 1: the mouse stirs without a button
+  bool gpu_dye = true;       // --dye core: draw the core's dye, not the page's sharp copy
+  Look look;                 // --palette, --water, --splats, --seed
 };
 
 // Bad values are reported through warn() and left at their defaults; only
@@ -195,6 +223,13 @@ struct App {
   int next_body = 0;              // body tool: the shape a tap drops next (body_tool_shape())
   std::map<int64_t, Contact> contacts;  // kMouse, or a finger's id
   std::vector<tidepool::PointerForce> forces;
+  // --hover: the mouse over the canvas with no button held, while it moves
+  // (its trail gives the velocity; a pause or leaving the canvas ends it,
+  // so a pointer that comes back starts from rest).
+  Contact hover;
+  bool hovering = false;
+  double hover_moved = -1.0;  // input clock of its last move
+  Look look;                  // the colours and the show (options.look, the panel's pickers)
 
   // Panel.
   bool panel_open = true;
@@ -211,6 +246,10 @@ struct App {
   float pixel_ratio = 1.0f;  // framebuffer pixels per window unit
   View view;
   Renderer renderer;
+  SharpDye sharp_dye;  // a grid scene's dye at the page's resolution (dye.h)
+  uint64_t loads = 0;       // scenes loaded so far (load())
+  uint64_t dye_loads = ~0ull;  // the load the sharp dye was started for
+  int dye_side = 0;         // its texels along the long side; -1: this device cannot hold it
   RenderSettings render;
   Stats stats;
 };
@@ -234,6 +273,17 @@ int pool_threads(const App& app);
 // The threads the frames run on now: the pool's, or 1 where one thread's
 // frames ran faster (App::thread_choice).
 int threads_in_use(const App& app);
+
+// Whether the page draws its sharp dye (else the core's): asked for, and
+// held on this device.
+inline bool drawn_dye(const App& app) { return app.options.gpu_dye && app.sharp_dye.ready(); }
+
+// The show (show.cpp).
+// The splat playing at simulated time t [s] (false between splats).
+bool splat_at(const Look& look, const tidepool::Box& box, double t, tidepool::PointerForce* f);
+// What a tick at simulated time t pushes with: the contacts' forces, each
+// given the palette's colours in turn, and the show's splat.
+std::vector<tidepool::PointerForce> tick_forces(const App& app, double t);
 
 // Input (input.cpp).
 void handle_input(App& app, const InputEvent& event, bool ui_wants_mouse);

@@ -15,7 +15,8 @@ namespace {
 const char* const kGlslVersion = "#version 300 es";
 
 bool gl_create(App& app, std::string* error) {
-  if (!app.renderer.init(error)) return false;
+  if (!app.renderer.init(error) || !app.sharp_dye.init(platform_float_linear(), error)) return false;
+  app.dye_loads = ~0ull;  // the sharp dye starts over on the next frame
   if (!ImGui_ImplOpenGL3_Init(kGlslVersion)) {
     *error = "Dear ImGui's OpenGL backend failed to start";
     return false;
@@ -32,6 +33,7 @@ void gl_lost(App& app) {
   // Every GL name died with the context: drop them without deleting.
   ImGui_ImplOpenGL3_Shutdown();
   app.renderer.forget();
+  app.sharp_dye.forget();
   release_all_contacts(app);
 }
 

@@ -46,6 +46,45 @@ void move(App& app, int64_t id, glm::vec2 pixel) {
   if (it != app.contacts.end()) it->second.pixel = pixel;
 }
 
+// A contact's world position this frame, and its velocity: the
+// displacement across the last kDragWindow of input time, at most
+// kMaxDragSpeed. True on its first frame (it starts at rest).
+bool follow(App& app, Contact& c, double now) {
+  c.world = app.view.to_world(c.pixel);
+  const bool fresh = std::isnan(c.last_world.x);
+  if (fresh) {
+    c.last_world = c.world;
+    c.stroke_end = c.world;
+    c.velocity = glm::vec2(0.0f);
+    c.trail.clear();
+  }
+  c.trail.emplace_back(now, c.world);
+  while (c.trail.size() > 2 && now - c.trail[1].first >= kDragWindow) c.trail.erase(c.trail.begin());
+  const double span = now - c.trail.front().first;
+  glm::vec2 v(0.0f);
+  if (span > 1e-6) v = (c.world - c.trail.front().second) / static_cast<float>(span);
+  const float speed = std::sqrt(v.x * v.x + v.y * v.y);
+  if (speed > kMaxDragSpeed) v *= kMaxDragSpeed / speed;
+  c.velocity = v;
+  c.last_world = c.world;
+  return fresh;
+}
+
+// --hover: a mouse move with no button held, off the panel.
+void hover(App& app, glm::vec2 pixel, bool over_ui) {
+  if (!app.options.hover || app.contacts.count(kMouse) || over_ui) {
+    app.hovering = false;
+    return;
+  }
+  if (!app.hovering) {
+    app.hover = Contact{};
+    app.hover.last_world = glm::vec2(NAN);  // starts fresh, at rest
+    app.hovering = true;
+  }
+  app.hover.pixel = pixel;
+  app.hover_moved = app.input_clock;
+}
+
 float distance_to_obstacle(const tidepool::Obstacle& ob, glm::vec2 p) {
   glm::vec2 a = ob.a, b = ob.kind == tidepool::Obstacle::Kind::Circle ? ob.a : ob.b;
   const glm::vec2 ab = b - a, ap = p - a;
@@ -221,10 +260,11 @@ namespace {
 // the water's surface (twice its mean height; mid-tank for a grid) every
 // 12 s of simulated time, pressing a little and dragging the water along,
 // so waves run slowly. It starts once the scene has played its first
-// seconds by itself; not in a lid-driven cavity, whose flow is the
-// benchmark's.
+// seconds by itself (a grid scene, still until stirred, at once); not in a
+// lid-driven cavity, whose flow is the benchmark's.
 constexpr double kIdlePeriod = 12.0;  // [s]
-constexpr double kIdleAfter = 3.0;    // [s]
+constexpr double kIdleAfter = 3.0;    // [s] particle scenes
+constexpr double kIdleAfterGrid = 0.5;  // [s]
 
 void idle_stir(App& app) {
   if (!app.idle || app.paused || app.world.params().lid_speed != 0.0f) return;
@@ -232,7 +272,7 @@ void idle_stir(App& app) {
   const glm::vec2 size = b.max - b.min;
   const bool particles = app.world.field() == nullptr;
   if (particles && app.world.count() == 0) return;
-  const double t = app.world.time() - kIdleAfter;
+  const double t = app.world.time() - (particles ? kIdleAfter : kIdleAfterGrid);
   if (t < 0.0) return;
   const double w = 2.0 * 3.14159265358979 / kIdlePeriod;
   tidepool::PointerForce f;
@@ -243,6 +283,7 @@ void idle_stir(App& app) {
   const float ease = static_cast<float>(std::min(t / 2.0, 1.0));  // in over 2 s
   f.strength = 15.0f * ease;
   f.stir = 5.0f * ease;
+  f.dye = glm::vec3(0.0f);  // moves the dye that is there, adds none
   app.forces.push_back(f);
 }
 
@@ -263,6 +304,10 @@ void handle_input(App& app, const InputEvent& e, bool ui_wants_mouse) {
       break;
     case InputEvent::Kind::Move:
       move(app, e.id, window_to_pixel(app, e.at));
+      if (mouse) hover(app, window_to_pixel(app, e.at), ui_wants_mouse);
+      break;
+    case InputEvent::Kind::Leave:
+      app.hovering = false;
       break;
     case InputEvent::Kind::Up:
       end(app, e.id);
@@ -290,23 +335,7 @@ void update_forces(App& app, float frame_dt) {
   const double now = app.input_clock;
   for (auto& [id, c] : app.contacts) {
     if (c.captured) continue;
-    c.world = app.view.to_world(c.pixel);
-    const bool fresh = std::isnan(c.last_world.x);
-    if (fresh) {  // first frame of this contact
-      c.last_world = c.world;
-      c.stroke_end = c.world;
-      c.velocity = glm::vec2(0.0f);
-      c.trail.clear();
-    }
-    c.trail.emplace_back(now, c.world);
-    while (c.trail.size() > 2 && now - c.trail[1].first >= kDragWindow) c.trail.erase(c.trail.begin());
-    const double span = now - c.trail.front().first;
-    glm::vec2 v(0.0f);
-    if (span > 1e-6) v = (c.world - c.trail.front().second) / static_cast<float>(span);
-    const float speed = std::sqrt(v.x * v.x + v.y * v.y);
-    if (speed > kMaxDragSpeed) v *= kMaxDragSpeed / speed;
-    c.velocity = v;
-    c.last_world = c.world;
+    const bool fresh = follow(app, c, now);
 
     switch (app.tool) {
       case Tool::Push:
@@ -346,6 +375,20 @@ void update_forces(App& app, float frame_dt) {
         break;
       }
     }
+  }
+  // Hover: the moving mouse stirs the water its way, without pushing; at
+  // rest for a drag window it lets go, and its next move starts from rest.
+  if (app.hovering && !app.contacts.count(kMouse) && now - app.hover_moved <= kDragWindow) {
+    follow(app, app.hover, now);
+    tidepool::PointerForce f;
+    f.position = app.hover.world;
+    f.radius = app.pointer_radius;
+    f.strength = 0.0f;
+    f.velocity = app.hover.velocity;
+    f.stir = app.pointer_stir;
+    app.forces.push_back(f);
+  } else {
+    app.hovering = false;
   }
   idle_stir(app);
 }

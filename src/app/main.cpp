@@ -54,6 +54,8 @@ void frame(App& app) {
   f.center = app.view.center;
   f.scale = app.view.scale;
   f.spacing = app.world.spacing();
+  if (drawn_dye(app)) f.dye = &app.sharp_dye;
+  app.render.water = app.look.water;
   for (const auto& [id, c] : app.contacts) {
     if (c.captured || !app.render.show_pointers) continue;
     if (app.tool == Tool::Push || app.tool == Tool::Pull)
@@ -125,6 +127,7 @@ void run_native(App* app) {
               app->pool->threads(), app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));
   ImGui_ImplOpenGL3_Shutdown();
   app->renderer.shutdown();
+  app->sharp_dye.shutdown();
   platform_close(*app);
   ImGui::DestroyContext();
   delete app;
@@ -147,6 +150,9 @@ int run(int argc, char** argv) {
   app->quality.on = app->options.particles == 0;
 #endif
   app->render.color = app->options.color;
+  app->render.transparent = app->options.transparent;
+  app->render.walls = app->options.walls;
+  app->look = app->options.look;
   app->liquid_solver = app->options.solver;
 
   if (!start_graphics(*app)) return 1;

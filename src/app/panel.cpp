@@ -183,6 +183,48 @@ void scene_section(App& app) {
   tooltip("Show where each pointer or finger acts");
 }
 
+// A colour's swatch; a tap opens its red, green and blue sliders. (Dear
+// ImGui's own colour editor would weigh more in the page than this
+// panel's every other control.) True while it changes the colour.
+bool colour_picker(const char* id, glm::vec3* colour) {
+  ImGui::PushID(id);
+  const ImVec4 c(colour->x, colour->y, colour->z, 1.0f);
+  ImGui::PushStyleColor(ImGuiCol_Button, c);
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, c);
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, c);
+  const float side = ImGui::GetFrameHeight();
+  if (ImGui::Button("##swatch", ImVec2(side, side))) ImGui::OpenPopup("rgb");
+  ImGui::PopStyleColor(3);
+  bool changed = false;
+  if (ImGui::BeginPopup("rgb")) {
+    changed = ImGui::SliderFloat3("##rgb", &colour->x, 0.0f, 1.0f, "%.2f");
+    ImGui::EndPopup();
+  }
+  ImGui::PopID();
+  return changed;
+}
+
+// The look: the dye's colours (pointers and splats take them in turn), the
+// water's colour and the splats' show. Share links carry all of it.
+void look_section(App& app) {
+  Look& look = app.look;
+  if (look.palette.empty()) look.palette.assign(tidepool::kDyeColours.begin(), tidepool::kDyeColours.end());
+  for (size_t k = 0; k < look.palette.size(); ++k) {
+    if (k > 0) ImGui::SameLine();
+    colour_picker(std::to_string(k).c_str(), &look.palette[k]);
+  }
+  ImGui::SameLine();
+  ImGui::TextUnformatted("dye");
+  tooltip("The dye the pointers and the splats pour, in turn");
+  glm::vec3 water = look.water.x < 0.0f ? kWaterColour : look.water;
+  if (colour_picker("water", &water)) look.water = water;
+  ImGui::SameLine();
+  ImGui::TextUnformatted("water");
+  tooltip("The liquid's colour in the particle scenes");
+  ImGui::SliderFloat("splats", &look.splats, 0.0f, 10.0f, look.splats > 0.0f ? "every %.1f s" : "off");
+  tooltip("A random splat every so many seconds, the same show for the same seed");
+}
+
 void tool_section(App& app) {
   int tool = static_cast<int>(app.tool);
   ImGui::RadioButton("push", &tool, static_cast<int>(Tool::Push));
@@ -352,6 +394,7 @@ void draw_panel(App& app) {
   const float em = ImGui::GetFontSize();
   const float margin = 0.6f * em;
 
+  if (!app.options.ui) return;  // a page's background: no panel at all
   if (!app.panel_open && app.page_controls) return;  // the page's own controls open it
   if (!app.panel_open) {
     // Folded (embed=1, or closed): one small button in the corner.
@@ -386,6 +429,7 @@ void draw_panel(App& app) {
     scene_section(app);
     ImGui::Separator();
     tool_section(app);
+    if (ImGui::CollapsingHeader("Colours")) look_section(app);
     if (ImGui::CollapsingHeader("Parameters")) params_section(app);
     if (ImGui::CollapsingHeader("Stage timings")) stages_section(app);
     if (ImGui::CollapsingHeader("Help")) {

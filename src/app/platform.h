@@ -20,7 +20,7 @@ constexpr int64_t kMouse = -1;
 // What the app's input handling needs from one event. Positions are in
 // window units (CSS pixels in the browser), from the canvas's top left.
 struct InputEvent {
-  enum class Kind { Down, Move, Up, Key, FocusLost, Quit };
+  enum class Kind { Down, Move, Up, Key, FocusLost, Quit, Leave };  // Leave: the mouse left the canvas
   Kind kind = Kind::Move;
   int64_t id = kMouse;
   glm::vec2 at{0.0f};
@@ -41,6 +41,9 @@ void platform_new_frame(App& app);
 // each at least 1; in the browser the buffer is sized here to the canvas's
 // CSS size times window.devicePixelRatio.
 void platform_sizes(App& app, int* window_w, int* window_h, int* pixels_w, int* pixels_h);
+// Whether 32-bit float textures can be filtered linearly (WebGL 2's
+// OES_texture_float_linear; natively, not counted on).
+bool platform_float_linear();
 // Shows the frame (natively; the browser shows it when the frame returns).
 void platform_swap(App& app);
 // Natively: ImGui's platform backend, the context and the window, gone.

@@ -92,8 +92,8 @@ void platform_poll(App&, bool feed_ui, std::vector<InputEvent>* events) {
         else if (e.key.keysym.sym == SDLK_s) out.key = 's';
         break;
       case SDL_WINDOWEVENT:
-        if (e.window.event != SDL_WINDOWEVENT_FOCUS_LOST) continue;
-        out.kind = InputEvent::Kind::FocusLost;
+        if (e.window.event != SDL_WINDOWEVENT_FOCUS_LOST && e.window.event != SDL_WINDOWEVENT_LEAVE) continue;
+        out.kind = e.window.event == SDL_WINDOWEVENT_LEAVE ? InputEvent::Kind::Leave : InputEvent::Kind::FocusLost;
         break;
       default:
         continue;
@@ -112,6 +112,8 @@ void platform_sizes(App&, int* window_w, int* window_h, int* pixels_w, int* pixe
   *pixels_w = std::max(*pixels_w, 1);
   *pixels_h = std::max(*pixels_h, 1);
 }
+
+bool platform_float_linear() { return false; }
 
 void platform_swap(App&) { SDL_GL_SwapWindow(window); }
 

@@ -25,6 +25,7 @@ namespace {
 constexpr const char* kCanvas = "#canvas";
 
 EMSCRIPTEN_WEBGL_CONTEXT_HANDLE context = 0;
+bool float_linear = false;  // OES_texture_float_linear, enabled
 std::vector<InputEvent> queue;
 
 // Dear ImGui's mouse, from the mouse or else the first finger down. A
@@ -60,6 +61,10 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   if (type == EMSCRIPTEN_EVENT_MOUSEMOVE) {
     ui.at = {x, y};
     push(InputEvent::Kind::Move, kMouse, x, y);
+    return EM_FALSE;
+  }
+  if (type == EMSCRIPTEN_EVENT_MOUSELEAVE) {
+    push(InputEvent::Kind::Leave, kMouse, x, y);
     return EM_FALSE;
   }
   if (type == EMSCRIPTEN_EVENT_MOUSEDOWN) {
@@ -178,7 +183,7 @@ const char* css_cursor(ImGuiMouseCursor c) {
 
 }  // namespace
 
-bool platform_open(App&) {
+bool platform_open(App& app) {
   // The page (shell/index.html, makeContext) has made the canvas's context
   // already, with these attributes, and this call gets it back: the two
   // lists must stay alike.
@@ -186,7 +191,10 @@ bool platform_open(App&) {
   emscripten_webgl_init_context_attributes(&attrs);
   attrs.majorVersion = 2;
   attrs.minorVersion = 0;
-  attrs.alpha = EM_FALSE;  // an opaque canvas: the page behind never shows through
+  // Opaque, unless a host page asked to show through (--bg transparent):
+  // then the frame is premultiplied, as the renderer blends throughout.
+  attrs.alpha = app.options.transparent ? EM_TRUE : EM_FALSE;
+  attrs.premultipliedAlpha = EM_TRUE;
   attrs.depth = EM_FALSE;
   attrs.stencil = EM_FALSE;
   attrs.antialias = EM_FALSE;
@@ -199,9 +207,14 @@ bool platform_open(App&) {
     return false;
   }
   emscripten_webgl_make_context_current(context);
+  // Float render targets, for the page's sharp dye (dye.cpp); without them
+  // it draws the core's dye.
+  emscripten_webgl_enable_extension(context, "EXT_color_buffer_float");
+  float_linear = emscripten_webgl_enable_extension(context, "OES_texture_float_linear");
 
   emscripten_set_mousedown_callback(kCanvas, nullptr, EM_FALSE, on_mouse);
   emscripten_set_mousemove_callback(kCanvas, nullptr, EM_FALSE, on_mouse);
+  emscripten_set_mouseleave_callback(kCanvas, nullptr, EM_FALSE, on_mouse);
   emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, EM_FALSE, on_mouse);
   emscripten_set_wheel_callback(kCanvas, nullptr, EM_FALSE, on_wheel);
   emscripten_set_touchstart_callback(kCanvas, nullptr, EM_FALSE, on_touch);
@@ -272,6 +285,8 @@ void platform_sizes(App&, int* window_w, int* window_h, int* pixels_w, int* pixe
   *pixels_w = want_w;
   *pixels_h = want_h;
 }
+
+bool platform_float_linear() { return float_linear; }
 
 void platform_swap(App&) {}
 

@@ -14,6 +14,8 @@
 // range) and drawn over the cells' rectangle with bilinear filtering; the
 // fragment shader tone-maps the dye or applies the colour map.
 #include "renderer.h"
+
+#include "dye.h"
 #include "color_range.h"
 #include "shaders.h"
 
@@ -60,28 +62,35 @@ void push_shape(std::vector<float>& out, glm::vec2 a, glm::vec2 b, float radius,
 
 }  // namespace
 
-bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* error) {
+GLuint build_program(const char* vs, const char* fs, std::string* error) {
   GLuint v = compile(GL_VERTEX_SHADER, vs, error);
-  if (!v) return false;
+  if (!v) return 0;
   GLuint f = compile(GL_FRAGMENT_SHADER, fs, error);
   if (!f) {
     glDeleteShader(v);
-    return false;
+    return 0;
   }
-  p.id = glCreateProgram();
-  glAttachShader(p.id, v);
-  glAttachShader(p.id, f);
-  glLinkProgram(p.id);
+  GLuint id = glCreateProgram();
+  glAttachShader(id, v);
+  glAttachShader(id, f);
+  glLinkProgram(id);
   glDeleteShader(v);
   glDeleteShader(f);
   GLint ok = 0;
-  glGetProgramiv(p.id, GL_LINK_STATUS, &ok);
+  glGetProgramiv(id, GL_LINK_STATUS, &ok);
   if (!ok) {
     char log[2048] = {0};
-    glGetProgramInfoLog(p.id, sizeof(log) - 1, nullptr, log);
+    glGetProgramInfoLog(id, sizeof(log) - 1, nullptr, log);
     *error = std::string("shader link: ") + log;
-    return false;
+    glDeleteProgram(id);
+    return 0;
   }
+  return id;
+}
+
+bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* error) {
+  p.id = build_program(vs, fs, error);
+  if (!p.id) return false;
   p.u_scale = glGetUniformLocation(p.id, "u_scale");
   p.u_offset = glGetUniformLocation(p.id, "u_offset");
   p.u_radius = glGetUniformLocation(p.id, "u_radius");
@@ -96,6 +105,8 @@ bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* er
   p.u_size = glGetUniformLocation(p.id, "u_size");
   p.u_gain = glGetUniformLocation(p.id, "u_gain");
   p.u_solid = glGetUniformLocation(p.id, "u_solid");
+  p.u_water = glGetUniformLocation(p.id, "u_water");
+  p.u_deep = glGetUniformLocation(p.id, "u_deep");
   return true;
 }
 
@@ -220,20 +231,23 @@ void Renderer::upload_particles(const tidepool::World& world, ColorMode mode, fl
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, values_.data());
 }
 
-void Renderer::draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o) {
+void Renderer::draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o, bool walls) {
   const float px = 1.0f / frame.scale;
   const tidepool::Box& box = world.box();
   shape_data_.clear();
   {
     // Walls: a frame just outside the box, drawn as four rectangles.
-    // Thin and quiet: the tank is the screen, and the page around it blends in.
+    // Thin and quiet: the tank is the screen, and the page around it blends
+    // in. A host page's background may leave them out (walls=0).
     const float w = 3.0f * px;
     const float wall[4] = {0.30f, 0.38f, 0.50f, 1.0f};
     const glm::vec2 a = box.min, b = box.max;
-    push_shape(shape_data_, {a.x - w, a.y - w}, {b.x + w, a.y}, 0, 2, 0, wall);
-    push_shape(shape_data_, {a.x - w, b.y}, {b.x + w, b.y + w}, 0, 2, 0, wall);
-    push_shape(shape_data_, {a.x - w, a.y}, {a.x, b.y}, 0, 2, 0, wall);
-    push_shape(shape_data_, {b.x, a.y}, {b.x + w, b.y}, 0, 2, 0, wall);
+    if (walls) {
+      push_shape(shape_data_, {a.x - w, a.y - w}, {b.x + w, a.y}, 0, 2, 0, wall);
+      push_shape(shape_data_, {a.x - w, b.y}, {b.x + w, b.y + w}, 0, 2, 0, wall);
+      push_shape(shape_data_, {a.x - w, a.y}, {a.x, b.y}, 0, 2, 0, wall);
+      push_shape(shape_data_, {b.x, a.y}, {b.x + w, b.y}, 0, 2, 0, wall);
+    }
     const float rock[4] = {0.80f, 0.72f, 0.58f, 1.0f};
     for (const tidepool::Obstacle& ob : world.obstacles()) {
       const glm::vec2 end = ob.kind == tidepool::Obstacle::Kind::Circle ? ob.a : ob.b;
@@ -316,14 +330,18 @@ void Renderer::draw_bodies(int count, glm::vec2 s, glm::vec2 o, float px, bool s
 namespace {
 
 // The background, then the container's inside in its own colour: a
-// scissored clear costs nothing per pixel.
-void clear_background(const tidepool::Box& box, const Frame& frame, int w, int h) {
+// scissored clear costs nothing per pixel. Transparent (a host page's
+// background shows through), neither: everything drawn after is
+// premultiplied, so the page sees the water and the dye over its own.
+void clear_background(const tidepool::Box& box, const Frame& frame, int w, int h, bool transparent) {
   glViewport(0, 0, w, h);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_CULL_FACE);
-  glClearColor(0.043f, 0.075f, 0.125f, 1.0f);
+  if (transparent) glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  else glClearColor(0.043f, 0.075f, 0.125f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
+  if (transparent) return;
   const int x0 = static_cast<int>(std::floor((box.min.x - frame.center.x) * frame.scale + 0.5f * w));
   const int y0 = static_cast<int>(std::floor((box.min.y - frame.center.y) * frame.scale + 0.5f * h));
   const int x1 = static_cast<int>(std::ceil((box.max.x - frame.center.x) * frame.scale + 0.5f * w));
@@ -342,7 +360,7 @@ void clear_background(const tidepool::Box& box, const Frame& frame, int w, int h
 // The liquid mode's two passes over the n uploaded particles, each a splat
 // of the given radius [m].
 void Renderer::draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo,
-                           float hi) {
+                           float hi, glm::vec3 water) {
   // 1. Splat into the field, at half resolution on all but small canvases:
   //    the threshold of a bilinearly filtered field is still a smooth edge.
   const int div = w * h > 400000 ? 2 : 1;
@@ -374,6 +392,12 @@ void Renderer::draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::ve
   glUniform1i(liquid_.u_field, 0);
   glUniform2f(liquid_.u_texel, 1.0f / fw, 1.0f / fh);
   glUniform1f(liquid_.u_threshold, 0.18f);
+  // Shallow water in its colour, deep water darker and more saturated (its
+  // square: the light that passes twice the depth's tint).
+  const glm::vec3 deep = water.x < 0.0f ? glm::vec3(0.03f, 0.20f, 0.52f) : 0.55f * water * water;
+  const glm::vec3 shallow = water.x < 0.0f ? kWaterColour : water;
+  glUniform3f(liquid_.u_water, shallow.x, shallow.y, shallow.z);
+  glUniform3f(liquid_.u_deep, deep.x, deep.y, deep.z);
   // Eight samples up to 0.8 m above: darkest 0.8 m below the surface.
   glUniform1f(liquid_.u_depth, 0.1f * 0.5f * s.y);
   glBindVertexArray(empty_vao_);
@@ -383,8 +407,11 @@ void Renderer::draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::ve
 
 // The n uploaded particles as discs of the given radius [m], coloured by
 // `mode` over the value range [lo, hi].
-void Renderer::draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode) {
+void Renderer::draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode,
+                              glm::vec3 water) {
   glUseProgram(particles_.id);
+  const glm::vec3 base = water.x < 0.0f ? glm::vec3(0.16f, 0.45f, 0.86f) : 0.8f * water;
+  glUniform3f(particles_.u_water, base.x, base.y, base.z);
   glUniform2f(particles_.u_scale, s.x, s.y);
   glUniform2f(particles_.u_offset, o.x, o.y);
   glUniform1f(particles_.u_radius, radius);
@@ -444,17 +471,18 @@ void Renderer::upload_grid(const tidepool::FieldView& f, ColorMode mode) {
   }
 }
 
-void Renderer::draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o) {
+void Renderer::draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o, GLuint texture,
+                         int w, int h) {
   glUseProgram(grid_.id);
   glUniform2f(grid_.u_scale, s.x, s.y);
   glUniform2f(grid_.u_offset, o.x, o.y);
   glUniform2f(grid_.u_min, f.origin.x, f.origin.y);
   glUniform2f(grid_.u_size, f.nx * f.cell, f.ny * f.cell);
-  glUniform2f(grid_.u_texel, 1.0f / f.nx, 1.0f / f.ny);
+  glUniform2f(grid_.u_texel, 1.0f / w, 1.0f / h);
   glUniform1i(grid_.u_mode, mode == ColorMode::Dye ? 0 : (mode == ColorMode::Speed ? 1 : 2));
   glUniform1f(grid_.u_gain, 1.6f);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, grid_tex_);
+  glBindTexture(GL_TEXTURE_2D, texture);
   glUniform1i(grid_.u_field, 0);
   glBindVertexArray(empty_vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
@@ -467,7 +495,7 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
   const glm::vec2 s(2.0f * frame.scale / w, 2.0f * frame.scale / h);
   const glm::vec2 o = -frame.center * s;
 
-  clear_background(world.box(), frame, w, h);
+  clear_background(world.box(), frame, w, h, settings.transparent);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied alpha throughout
@@ -475,10 +503,14 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
   if (const tidepool::FieldView* field = world.field()) {
     // A grid solver: its fields instead of particles (it has none).
     const ColorMode mode = color_mode_fits(settings.color, true) ? settings.color : default_color_mode(true);
-    upload_grid(*field, mode);
-    draw_grid(*field, mode, s, o);
+    if (mode == ColorMode::Dye && frame.dye) {
+      draw_grid(*field, mode, s, o, frame.dye->texture(), frame.dye->width(), frame.dye->height());
+    } else {
+      upload_grid(*field, mode);
+      draw_grid(*field, mode, s, o, grid_tex_, field->nx, field->ny);
+    }
     draw_bodies(upload_bodies(world), s, o, 1.0f / frame.scale, false);
-    draw_shapes(world, frame, s, o);
+    draw_shapes(world, frame, s, o, settings.walls);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     glUseProgram(0);
@@ -492,13 +524,14 @@ void Renderer::draw(const tidepool::World& world, const RenderSettings& settings
   const int bodies = upload_bodies(world);
   const float min_radius = 0.75f / frame.scale;  // keep every particle visible
   if (n > 0 && mode == ColorMode::Liquid) {
-    draw_liquid(n, bodies, w, h, s, o, std::max(2.0f * frame.spacing, 3.0f * min_radius), lo, hi);
+    draw_liquid(n, bodies, w, h, s, o, std::max(2.0f * frame.spacing, 3.0f * min_radius), lo, hi, settings.water);
   } else if (n > 0) {
-    draw_particles(n, s, o, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius), lo, hi, mode);
+    draw_particles(n, s, o, std::max(0.5f * frame.spacing * settings.particle_scale, min_radius), lo, hi, mode,
+                   settings.water);
   }
 
   draw_bodies(bodies, s, o, 1.0f / frame.scale, false);
-  draw_shapes(world, frame, s, o);
+  draw_shapes(world, frame, s, o, settings.walls);
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   glUseProgram(0);

@@ -8,11 +8,14 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "gl.h"
 #include "tidepool/world.h"
 
 namespace tidepool::app {
+
+class SharpDye;
 
 // Particles: water, speed, density, pressure, surface, liquid. Grids
 // (World::field()): dye, speed, pressure, vorticity. The indices are the
@@ -27,8 +30,14 @@ inline ColorMode default_color_mode(bool grid) { return grid ? ColorMode::Dye : 
 // "water, speed, ... or liquid": the names, for messages.
 std::string color_mode_list();
 
+// The liquid's colour where it is shallow, unless a page picks its own.
+inline constexpr glm::vec3 kWaterColour{0.30f, 0.70f, 0.98f};
+
 struct RenderSettings {
   ColorMode color = ColorMode::Liquid;
+  glm::vec3 water{-1.0f};    // the liquid's colour; negative: kWaterColour and its own deep blue
+  bool transparent = false;  // no background: a host page shows through (premultiplied alpha)
+  bool walls = true;         // the tank drawn
   float particle_scale = 1.4f;  // drawn radius / half the particle spacing: overlap reads as water
   bool show_pointers = true;
 };
@@ -45,7 +54,12 @@ struct Frame {
   float scale;                // pixels per metre
   std::vector<Ring> rings;    // active pointers
   float spacing;              // particle spacing [m]
+  const SharpDye* dye = nullptr;  // a grid scene's dye at the page's resolution; null: the core's
 };
+
+// A program from the two shaders' sources; 0 with the compiler's or the
+// linker's message in *error.
+GLuint build_program(const char* vs, const char* fs, std::string* error);
 
 class Renderer {
  public:
@@ -61,16 +75,18 @@ class Renderer {
     GLuint id = 0;
     GLint u_scale = -1, u_offset = -1, u_radius = -1, u_range = -1, u_mode = -1, u_px = -1;
     GLint u_field = -1, u_texel = -1, u_threshold = -1, u_depth = -1;
-    GLint u_min = -1, u_size = -1, u_gain = -1, u_solid = -1;
+    GLint u_min = -1, u_size = -1, u_gain = -1, u_solid = -1, u_water = -1, u_deep = -1;
   };
   bool build(Program& p, const char* vs, const char* fs, std::string* error);
   void upload_particles(const tidepool::World& world, ColorMode mode, float* lo, float* hi);
   void ensure_field_target(int w, int h);
   // The passes of draw(); s and o map world to clip space (p * s + o).
   // `bodies` instances uploaded by upload_bodies() mark the field too.
-  void draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi);
-  void draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode);
-  void draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o);
+  void draw_liquid(int n, int bodies, int w, int h, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi,
+                   glm::vec3 water);
+  void draw_particles(int n, glm::vec2 s, glm::vec2 o, float radius, float lo, float hi, ColorMode mode,
+                      glm::vec3 water);
+  void draw_shapes(const tidepool::World& world, const Frame& frame, glm::vec2 s, glm::vec2 o, bool walls);
   // The rigid bodies: one instance each (kBodyVs), uploaded once a frame;
   // drawn in wood over the water, or (solid) into the liquid's field.
   // px: world units per pixel of the target.
@@ -79,7 +95,8 @@ class Renderer {
   // A grid's fields: one texel per cell, filled for `mode` (the dye, or a
   // value over its range), drawn over the cells' rectangle.
   void upload_grid(const tidepool::FieldView& f, ColorMode mode);
-  void draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o);
+  // `texture` holds the field's rectangle in w x h texels.
+  void draw_grid(const tidepool::FieldView& f, ColorMode mode, glm::vec2 s, glm::vec2 o, GLuint texture, int w, int h);
 
   Program particles_, splat_, liquid_, shapes_, grid_, bodies_;
   GLuint quad_vbo_ = 0;

@@ -99,6 +99,7 @@ bool load(App& app, const std::string& scene, int particles) {
   app.thread_choice.restart();  // other work: its timings start again
   app.quality.restart();
   app.scene = scene;
+  ++app.loads;  // the sharp dye starts over from this scene's pattern
   app.particles_requested = particles;
   app.accumulator = 0.0;
   app.stats.last = tidepool::FrameStats{};

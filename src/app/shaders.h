@@ -29,6 +29,7 @@ precision mediump float;
 in vec2 v_corner;
 in float v_t;
 uniform int u_mode;  // ColorMode
+uniform vec3 u_water;  // the water mode's colour
 out vec4 o_color;
 // Sequential: dark blue -> teal -> yellow.
 vec3 ramp(float t) {
@@ -46,7 +47,7 @@ void main() {
   float alpha = 1.0 - smoothstep(1.0 - aa, 1.0, d);
   if (alpha <= 0.0) discard;
   vec3 c;
-  if (u_mode == 0) c = mix(vec3(0.16, 0.45, 0.86), vec3(0.78, 0.93, 1.0), v_t);  // water, foam when fast
+  if (u_mode == 0) c = mix(u_water, vec3(0.78, 0.93, 1.0), v_t);  // water, foam when fast
   else if (u_mode == 2) c = diverging(v_t);
   else if (u_mode == 4) c = v_t > 0.5 ? vec3(1.0, 0.62, 0.22) : vec3(0.16, 0.38, 0.72);
   else c = ramp(v_t);
@@ -95,6 +96,8 @@ uniform sampler2D u_field;
 uniform vec2 u_texel;
 uniform float u_threshold;
 uniform float u_depth;
+uniform vec3 u_water;  // shallow
+uniform vec3 u_deep;
 in vec2 v_uv;
 out vec4 o_color;
 void main() {
@@ -120,7 +123,7 @@ void main() {
     above += smoothstep(u_threshold - 0.3, u_threshold + 0.3, up.r + up.b);
   }
   float depth = smoothstep(0.0, 8.0, above);
-  vec3 c = mix(vec3(0.30, 0.70, 0.98), vec3(0.03, 0.20, 0.52), depth);
+  vec3 c = mix(u_water, u_deep, depth);
   c = c * (0.72 + 0.38 * diffuse) + vec3(spec * 0.55);
   float foam = clamp(f.g / max(d, 1e-3), 0.0, 1.0);
   c = mix(c, vec3(0.90, 0.97, 1.0), foam * 0.75);

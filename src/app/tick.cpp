@@ -97,6 +97,46 @@ void resize_for_quality(App& app, double ms, int ticks, int substeps) {
   if (app.world.set_params(p).empty()) app.quality.grid = p.grid;
 }
 
+// The sharp dye's texels along the tank's long side: its pixels on the
+// screen, in steps of 128, from 128 to 1 024; on a device where auto
+// quality shrank the grid, eight texels a cell at most.
+int dye_side(const App& app) {
+  const tidepool::Box& b = app.world.box();
+  const float pixels = std::max(b.max.x - b.min.x, b.max.y - b.min.y) * app.view.scale;
+  int side = 128 * static_cast<int>(std::ceil(std::max(pixels, 1.0f) / 128.0f));
+  if (app.quality.on && app.quality.grid > 0) side = std::min(side, 8 * app.quality.grid);
+  return std::clamp(side, SharpDye::kMinSide, SharpDye::kMaxSide);
+}
+
+// The page's sharp dye follows the scene: started over when a scene loads
+// (or the graphics come back), drawn again at a new size when the tank's
+// pixels or auto quality's grid call for one.
+void sync_dye(App& app) {
+  if (!app.options.gpu_dye || !app.gl_ready || !app.world.field()) return;
+  const int side = dye_side(app);
+  if (app.dye_loads != app.loads) {
+    app.dye_loads = app.loads;
+    app.dye_side = app.sharp_dye.reset(app.world, side) ? side : -1;  // -1: no float targets here
+  } else if (app.sharp_dye.ready() && side != app.dye_side) {
+    app.sharp_dye.resize(app.world, side);
+    app.dye_side = side;
+  }
+}
+
+// One tick: the pointers and the show's splat at this moment, the world's
+// step (a fixed tick, or once, paused, its own stable step), and the
+// page's sharp dye carried through the same time with the same pointers.
+tidepool::FrameStats tick(App& app, const tidepool::Clock& clock, bool once) {
+  const std::vector<tidepool::PointerForce> forces = tick_forces(app, app.world.time());
+  app.world.set_pointers(forces);
+  const double t0 = app.world.time();
+  const tidepool::FrameStats st =
+      once ? app.world.step(app.world.stable_dt(), clock) : app.world.advance(static_cast<float>(kTick), clock);
+  sync_dye(app);  // after the step: a grid scene's first one makes its grid
+  if (drawn_dye(app)) app.sharp_dye.step(app.world, forces, static_cast<float>(app.world.time() - t0));
+  return st;
+}
+
 }  // namespace
 
 void simulate(App& app, double frame_time) {
@@ -104,7 +144,7 @@ void simulate(App& app, double frame_time) {
   const double t0 = now_ms();
   tidepool::FrameStats sum;
   int ticks = 0;
-  app.world.set_pointers(app.forces);
+  sync_dye(app);  // also while paused: the page draws its copy from the start
   // The pool, or this thread alone where its frames run faster (ThreadChoice).
   const bool choose = app.pool->threads() > 1 && !app.paused;
   if (choose)
@@ -112,14 +152,14 @@ void simulate(App& app, double frame_time) {
   if (!app.paused) {
     app.accumulator += std::min(frame_time, kMaxFrameTime);
     while (app.accumulator >= kTick && ticks < kMaxTicksPerFrame) {
-      add_stats(sum, app.world.advance(static_cast<float>(kTick), clock));
+      add_stats(sum, tick(app, clock, false));
       app.accumulator -= kTick;
       ++ticks;
       if (now_ms() - t0 > kTickBudgetMs) break;
     }
     if (app.accumulator >= kTick) app.accumulator = 0.0;  // drop what we could not do
   } else if (app.step_once) {
-    add_stats(sum, app.world.step(app.world.stable_dt(), clock));
+    add_stats(sum, tick(app, clock, true));
     ticks = 1;
   }
   app.step_once = false;
@@ -146,7 +186,7 @@ void simulate(App& app, double frame_time) {
 void advance_frames(App& app, int frames) {
   const tidepool::Clock clock{&clock_now_ms, nullptr};
   tidepool::FrameStats sum;
-  for (int k = 0; k < frames; ++k) add_stats(sum, app.world.advance(static_cast<float>(kTick), clock));
+  for (int k = 0; k < frames; ++k) add_stats(sum, tick(app, clock, false));
   if (frames > 0) app.stats.last = sum;
 }
 

@@ -218,6 +218,19 @@ std::string share_json(const App& app) {
   j += ",\"particles\":" + std::to_string(app.world.field() ? 0 : chosen_particles(app, app.particles_requested));
   j += ",\"color\":" + json_string(color_mode_name(app.render.color));
   j += ",\"aspect\":" + exact(app.tank_aspect);
+  // The page's colours and show, where they differ from the defaults.
+  const Look& look = app.look;
+  bool own_palette = false;
+  for (size_t k = 0; k < look.palette.size(); ++k)
+    own_palette = own_palette || look.palette.size() != tidepool::kDyeColours.size() ||
+                  hex_colour(look.palette[k]) != hex_colour(tidepool::kDyeColours[k]);
+  if (own_palette) {
+    j += ",\"palette\":[";
+    for (size_t k = 0; k < look.palette.size(); ++k) j += (k ? ",\"" : "\"") + hex_colour(look.palette[k]) + "\"";
+    j += "]";
+  }
+  if (look.water.x >= 0.0f) j += ",\"water\":\"" + hex_colour(look.water) + "\"";
+  if (look.splats > 0.0f) j += ",\"splats\":" + exact(look.splats) + ",\"seed\":" + std::to_string(look.seed);
   j += ",\"params\":[";
   bool first = true;
   for (const auto& [name, value] : app.overrides) {
@@ -266,6 +279,54 @@ std::string share_json(const App& app) {
            exact(o.radius) + "]";
   }
   return j + "]}";
+}
+
+// tidepool.dye(): the drawn dye against the core's, for the tests: each
+// colour's amount (values times area), and the correlation of the drawn
+// dye, averaged over each core cell, with the core's dye. Null outside the
+// grid scenes.
+std::string dye_json(const App& app) {
+  const tidepool::FieldView* f = app.world.field();
+  if (!f || !f->dye[0]) return "null";
+  const int cells = f->nx * f->ny;
+  const double cell_area = static_cast<double>(f->cell) * f->cell;
+  double core[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < 3; ++k)
+    for (int c = 0; c < cells; ++c) core[k] += f->dye[k][c] * cell_area;
+  std::vector<float> texels;
+  const bool sharp = drawn_dye(app) && app.sharp_dye.read(&texels);
+  std::string j = std::string("{\"mode\":\"") + (sharp ? "gpu" : "core") + "\",\"grid\":[" +
+                  std::to_string(f->nx) + "," + std::to_string(f->ny) + "],\"coreTotals\":[" +
+                  json_number(core[0]) + "," + json_number(core[1]) + "," + json_number(core[2]) + "]";
+  if (!sharp) return j + ",\"size\":[" + std::to_string(f->nx) + "," + std::to_string(f->ny) + "],\"totals\":[" +
+                     json_number(core[0]) + "," + json_number(core[1]) + "," + json_number(core[2]) +
+                     "],\"correlation\":1}";
+  const int w = app.sharp_dye.width(), h = app.sharp_dye.height();
+  const double texel_area = cell_area * cells / (static_cast<double>(w) * h);
+  double sums[3] = {0.0, 0.0, 0.0};
+  std::vector<double> mean(3 * static_cast<size_t>(cells), 0.0), count(static_cast<size_t>(cells), 0.0);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float* t = &texels[4 * (static_cast<size_t>(y) * w + x)];
+      const int c = std::min(f->ny - 1, (y * f->ny) / h) * f->nx + std::min(f->nx - 1, (x * f->nx) / w);
+      for (int k = 0; k < 3; ++k) {
+        sums[k] += t[k] * texel_area;
+        mean[3 * static_cast<size_t>(c) + k] += t[k];
+      }
+      count[c] += 1.0;
+    }
+  // Pearson's r over every cell and channel.
+  double sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0, n = 0.0;
+  for (int c = 0; c < cells; ++c)
+    for (int k = 0; k < 3; ++k) {
+      if (count[c] == 0.0) continue;
+      const double a = mean[3 * static_cast<size_t>(c) + k] / count[c], b = f->dye[k][c];
+      sa += a, sb += b, saa += a * a, sbb += b * b, sab += a * b, n += 1.0;
+    }
+  const double cov = sab - sa * sb / n, va = saa - sa * sa / n, vb = sbb - sb * sb / n;
+  const double r = va > 0.0 && vb > 0.0 ? cov / std::sqrt(va * vb) : 0.0;
+  return j + ",\"size\":[" + std::to_string(w) + "," + std::to_string(h) + "],\"totals\":[" + json_number(sums[0]) +
+         "," + json_number(sums[1]) + "," + json_number(sums[2]) + "],\"correlation\":" + json_number(r) + "}";
 }
 
 // The bodies for tidepool.bodies(): each one's id, shape, pose and
@@ -417,6 +478,12 @@ EMSCRIPTEN_KEEPALIVE const char* tp_share_json() {
 
 // A colour mode by name; refused (warned) if unknown or if it does not fit
 // the scene (dye on particles, water on a grid).
+EMSCRIPTEN_KEEPALIVE const char* tp_dye_json() {
+  if (!g_app) return "null";
+  tidepool::app::g_json = tidepool::app::dye_json(*g_app);
+  return tidepool::app::g_json.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE int tp_set_color(const char* name) {
   if (!g_app || !name) return 0;
   tidepool::app::ColorMode mode;

@@ -212,3 +212,7 @@ export function animationFrames(target, n) {
     n,
   );
 }
+
+// A grid scene's drawn dye (tidepool.dye(): mode, size, totals, coreTotals,
+// correlation, grid), or null outside the grid scenes.
+export const dye = (target) => target.evaluate(() => window.tidepool.dye());
