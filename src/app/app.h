@@ -279,8 +279,6 @@ int threads_in_use(const App& app);
 inline bool drawn_dye(const App& app) { return app.options.gpu_dye && app.sharp_dye.ready(); }
 
 // The show (show.cpp).
-// The splat playing at simulated time t [s] (false between splats).
-bool splat_at(const Look& look, const tidepool::Box& box, double t, tidepool::PointerForce* f);
 // What a tick at simulated time t pushes with: the contacts' forces, each
 // given the palette's colours in turn, and the show's splat.
 std::vector<tidepool::PointerForce> tick_forces(const App& app, double t);

@@ -49,10 +49,10 @@ bool parse_int(const std::string& s, int lo, int hi, int* out) {
   return true;
 }
 
-bool parse_seconds(const std::string& s, float hi, float* out) {
+bool parse_float(const std::string& s, float lo, float hi, float* out) {
   char* end = nullptr;
   const float v = std::strtof(s.c_str(), &end);
-  if (s.empty() || s.size() > 20 || *end != '\0' || !(v >= 0.0f && v <= hi)) return false;
+  if (s.empty() || s.size() > 20 || *end != '\0' || !(v >= lo && v <= hi)) return false;
   *out = v;
   return true;
 }
@@ -182,7 +182,7 @@ bool parse_options(int argc, char** argv, Options* o) {
     } else if (key == "--water") {
       if (!parse_hex_colour(value, &o->look.water)) warn("water " + quoted(value) + " ignored: expected a hex colour, as 3399ff");
     } else if (key == "--splats") {
-      if (!parse_seconds(value, Look::kMaxSplats, &o->look.splats))
+      if (!parse_float(value, 0.0f, Look::kMaxSplats, &o->look.splats))
         warn("splats " + quoted(value) + " ignored: expected seconds from 0 to " +
              std::to_string(static_cast<int>(Look::kMaxSplats)));
     } else if (key == "--seed") {
@@ -196,13 +196,9 @@ bool parse_options(int argc, char** argv, Options* o) {
         warn("threads " + quoted(value) + ": this build has no threads (the page is not cross-origin isolated), using 1");
     } else if (key == "--aspect") {
       // A share link's tank shape (the page lays it out again for its own).
-      char* end = nullptr;
-      const float a = std::strtof(value.c_str(), &end);
-      if (value.empty() || value.size() > 20 || *end != '\0' || !(a >= tidepool::kMinAspect && a <= tidepool::kMaxAspect))
+      if (!parse_float(value, tidepool::kMinAspect, tidepool::kMaxAspect, &o->aspect))
         warn("aspect " + quoted(value) + " ignored: expected a number in [" + std::to_string(tidepool::kMinAspect) +
              ", " + std::to_string(tidepool::kMaxAspect) + "]");
-      else
-        o->aspect = a;
     } else if (key == "--solver") {
       const tidepool::ParamInfo* info = tidepool::find_param("solver");
       float v = 0.0f;

@@ -32,8 +32,7 @@ glm::vec3 palette_colour(const Look& look, size_t k) {
                               : look.palette[k % look.palette.size()];
 }
 
-}  // namespace
-
+// The splat playing at simulated time t [s] (false between splats).
 bool splat_at(const Look& look, const tidepool::Box& box, double t, tidepool::PointerForce* f) {
   if (!(look.splats > 0.0f) || t < look.splats) return false;
   const double index = std::floor(t / look.splats);
@@ -53,6 +52,8 @@ bool splat_at(const Look& look, const tidepool::Box& box, double t, tidepool::Po
   f->dye = palette_colour(look, j - 1);
   return true;
 }
+
+}  // namespace
 
 std::vector<tidepool::PointerForce> tick_forces(const App& app, double t) {
   std::vector<tidepool::PointerForce> out = app.forces;
