@@ -88,6 +88,12 @@ float BodyShape::area() const {
   return std::fabs(polygon_area(points, nullptr));
 }
 
+float BodyShape::reach() const {
+  float r = kind == Kind::Disc ? radius : 0.0f;
+  for (const glm::vec2& p : points) r = std::max(r, glm::length(p));
+  return r;
+}
+
 const char* body_kind_name(BodyShape::Kind kind) {
   switch (kind) {
     case BodyShape::Kind::Box: return "box";

@@ -441,8 +441,8 @@ void collide(WorldState& s) {
   const bool bodies = !s.bodies.empty();
   if (bodies) {
     s.body_hit.assign(static_cast<size_t>(n), -1);
-    s.hit_dvx.assign(static_cast<size_t>(n), 0.0f);
-    s.hit_dvy.assign(static_cast<size_t>(n), 0.0f);
+    s.hit_nx.assign(static_cast<size_t>(n), 0.0f);
+    s.hit_ny.assign(static_cast<size_t>(n), 0.0f);
   }
   s.loops.parallel(n, [&](int begin, int end) {
     // The container first; then the obstacles, which slide a particle along
@@ -452,26 +452,17 @@ void collide(WorldState& s) {
     else keep_in_box<false>(p, nullptr, nullptr, b, e, reflect, begin, end);
     for (int i = begin; any_obstacles && i < end; ++i) {
       glm::vec2 pos(p.x[i], p.y[i]);
-      const glm::vec2 prev(p.x_prev[i], p.y_prev[i]), v0(p.vx[i], p.vy[i]);
-      int body = -1;
+      const glm::vec2 prev(p.x_prev[i], p.y_prev[i]);
       const bool hit = leave_obstacles(s.solids, b, prev, radius, e, &pos, [&](const Obstacle& o, glm::vec2 normal) {
         if (o.body < 0) {
           reflect(true, normal.x, normal.y, p.vx[i], p.vy[i]);
           return;
         }
-        // In the body's frame at the contact.
-        const glm::vec2 vb = o.velocity_at(pos);
-        float vx = p.vx[i] - vb.x, vy = p.vy[i] - vb.y;
-        reflect(true, normal.x, normal.y, vx, vy);
-        p.vx[i] = vx + vb.x;
-        p.vy[i] = vy + vb.y;
-        body = o.body;
+        // A body's contact trades momentum with it (body_contacts()).
+        s.body_hit[i] = o.body;
+        s.hit_nx[i] = normal.x;
+        s.hit_ny[i] = normal.y;
       });
-      if (body >= 0) {
-        s.body_hit[i] = body;
-        s.hit_dvx[i] = p.vx[i] - v0.x;
-        s.hit_dvy[i] = p.vy[i] - v0.y;
-      }
       if (hit && leapfrog) {  // seed 000 resets both half-step velocities too
         half_x[i] = p.vx[i];
         half_y[i] = p.vy[i];

@@ -60,31 +60,6 @@ float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal);
 // The obstacle's bounding box.
 void obstacle_bounds(const Obstacle& o, glm::vec2* lo, glm::vec2* hi);
 
-// Calls f(o.body, point, outward normal, length) for the midpoints of the
-// pieces of a disc's or polygon's outline, each at most `step` long (a
-// disc in at least 16).
-template <class F>
-void sample_outline(const Obstacle& o, float step, F&& f) {
-  if (o.kind == Obstacle::Kind::Circle) {
-    const float around = 6.28318531f * o.radius;
-    const int m = std::max(16, static_cast<int>(std::ceil(around / step)));
-    for (int q = 0; q < m; ++q) {
-      const float t = 6.28318531f * (float(q) + 0.5f) / float(m);
-      const glm::vec2 n(std::cos(t), std::sin(t));
-      f(o.body, o.a + o.radius * n, n, around / float(m));
-    }
-    return;
-  }
-  for (int e = 0; e < o.count; ++e) {
-    const glm::vec2 a = o.points[e], b = o.points[e + 1 < o.count ? e + 1 : 0];
-    const glm::vec2 ab = b - a;
-    const float len = std::sqrt(ab.x * ab.x + ab.y * ab.y);
-    const glm::vec2 n(ab.y / len, -ab.x / len);  // outward: the corners run counter-clockwise
-    const int m = std::max(1, static_cast<int>(std::ceil(len / step)));
-    for (int q = 0; q < m; ++q) f(o.body, a + (float(q) + 0.5f) / float(m) * ab, n, len / float(m));
-  }
-}
-
 // How far collide() keeps particle centres off every wall and obstacle:
 // half a spacing (boundary.cpp says why).
 float contact_radius(float spacing);
@@ -158,9 +133,9 @@ bool leave_obstacles(const std::vector<Obstacle>& obstacles, const Box& b, glm::
 // Moves every particle inside the container, then out of the obstacles
 // (leave_obstacles), reflecting its velocity (Müller 2003 sec. 3.6;
 // boundary.cpp); off a body, its velocity relative to the body's there.
-// With bodies, s.body_hit gets the body each particle last touched (-1
-// for none) and s.hit_dvx/dvy the velocity the obstacles gave it, whose
-// reaction the body takes (coupling.cpp).
+// A body's contact leaves the particle's velocity to body_contacts()
+// (coupling.cpp): s.body_hit gets the body each particle last touched (-1
+// for none) and s.hit_nx/ny the body's outward normal there.
 void collide(WorldState& s);
 
 // Moves apart the particles of an SPH solver closer than min_separation

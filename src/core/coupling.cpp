@@ -4,20 +4,22 @@
 // (gather_solids), in the boundary density map with its own velocity
 // (Walls::density: its boundary particles, Akinci et al. 2012, moving with
 // it, so it raises the density ahead of it and the pressure solve answers
-// at once), and in collide(), which pushes particles out of it and
-// reflects their velocity relative to its own there.
+// at once), on the faces of FLIP's grid (cut_faces.h), and in collide(),
+// which pushes particles out of it.
 //
-// The water pushes the bodies with exactly the forces the bodies put on
-// it, reversed, so the two together keep their momentum: the boundary
-// pressure force on particle i, -m (p_i / rho_i^2) grad rho_b,i, taken
-// where the step computed it (x_prev: the solvers read the walls before
-// they integrate), and the velocity collide() gave it, m dv / dt. Each
-// force acts on the body along its line through the particle, which gives
-// the torque about the centroid. FLIP's pressure acts on the body's own
-// outline instead (flip.cpp). Box2D then steps the bodies with these
-// forces and gravity (bodies.cpp), before collide(), so that no particle
-// ends a step inside a body where the body has moved to; collide()'s
-// contacts then change the bodies' velocities at once, as impulses.
+// The water pushes the bodies. Under the SPH solvers, with exactly the
+// forces the bodies put on it, reversed, so the two together keep their
+// momentum: the boundary pressure force on particle i,
+// -m (p_i / rho_i^2) grad rho_b,i, taken where the step computed it
+// (x_prev: the solvers read the walls before they integrate), each along
+// its line through the particle, which gives the torque about the
+// centroid; an added-mass share (body_share) keeps the partitioned step
+// stable. FLIP solves each body's velocity with its pressure (flip.cpp)
+// and hands over the change (solved_bodies). Box2D then steps the bodies
+// with these forces and gravity (bodies.cpp), before collide(), so that no
+// particle ends a step inside a body where the body has moved to; each of
+// collide()'s contacts then trades an impulse between the particle and
+// the body through their reduced mass (body_contacts).
 //
 // The sums run over the particles in index order, in double precision, so
 // the thread count changes none of them.
@@ -26,7 +28,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/geometric.hpp>
+
 #include "boundary.h"
+#include "solver.h"
 #include "state.h"
 #include "tidepool/kernels.h"  // kPi
 
@@ -43,17 +48,30 @@ void start_sums(WorldState& s) {
   s.body_force.assign(n, glm::dvec2(0.0));
   s.body_torque.assign(n, 0.0);
   s.body_wet.assign(n, 0.0f);
+  s.body_solved.clear();
 }
 
+void solved_bodies(WorldState& s, const std::vector<glm::vec3>& change) {
+  s.body_solved = change;
+  s.body_solved.resize(s.bodies.bodies().size(), glm::vec3(0.0f));
+}
+
+namespace {
+
+// Tells the coupling how much of body k is in the water: the share of its
+// outline the water touches, in [0, 1].
 void set_wet(WorldState& s, int k, float share) {
   s.body_wet[static_cast<size_t>(k)] = std::clamp(share, 0.0f, 1.0f);
 }
 
+// Adds force f, acting along its line through `at`, to body k's sums.
 void push_body(WorldState& s, int k, glm::vec2 at, glm::dvec2 f) {
   const glm::vec2 c = s.bodies.bodies()[static_cast<size_t>(k)].position;
   s.body_force[static_cast<size_t>(k)] += f;
   s.body_torque[static_cast<size_t>(k)] += static_cast<double>(at.x - c.x) * f.y - static_cast<double>(at.y - c.y) * f.x;
 }
+
+}  // namespace
 
 double body_pressure(WorldState& s) {
   if (s.bodies.empty()) return 0.0;
@@ -151,30 +169,75 @@ void give_water(WorldState& s, size_t k, glm::vec2 rest) {
 
 }  // namespace
 
+// Each contact is an impulse between the particle (mass m) and the body
+// (M, I) along the normal n at the contact, r from the body's centroid:
+// it takes away (1 + e) of their approach v_n, and friction of their
+// sliding speed, through the pair's reduced mass, 1 / (1/m + 1/M +
+// (r x n)^2 / I) (as LiquidFun's particle-body contacts do, and as two
+// rigid bodies' would: Mirtich 1996, "Impulse-based dynamic simulation of
+// rigid body systems", eq. 2.25). Neither bounces off an infinite mass,
+// and the two keep their momentum. The contacts are taken one after
+// another in the particles' order, each seeing the body's velocity the
+// ones before it left (Gauss-Seidel): serially, so the result does not
+// depend on the threads.
 void body_contacts(WorldState& s) {
   if (s.bodies.empty() || s.body_hit.empty()) return;
-  const Particles& p = s.particles;
+  Particles& p = s.particles;
   const std::vector<Body>& bodies = s.bodies.bodies();
-  const double m = s.params.mass;
-  std::vector<glm::dvec2> impulse(bodies.size(), glm::dvec2(0.0));
-  std::vector<double> angular(bodies.size(), 0.0);
-  for (int i = 0; i < p.size(); ++i) {
-    const int k = s.body_hit[i];
-    // A particle the step left not finite (the safety net repairs it)
-    // gives no impulse.
-    if (k < 0 || !std::isfinite(s.hit_dvx[i]) || !std::isfinite(s.hit_dvy[i])) continue;
-    const glm::dvec2 j = -m * glm::dvec2(s.hit_dvx[i], s.hit_dvy[i]);
-    const glm::vec2 r = glm::vec2(p.x[i], p.y[i]) - bodies[static_cast<size_t>(k)].position;
-    impulse[static_cast<size_t>(k)] += j;
-    angular[static_cast<size_t>(k)] += static_cast<double>(r.x) * j.y - static_cast<double>(r.y) * j.x;
-  }
+  const Params& P = s.params;
+  const float m = P.mass, e = P.restitution, slide = P.friction;
+  const Carried carried = s.solver->carried();  // the leapfrog's half-step velocities take dv too
+  std::vector<glm::vec2> velocity(bodies.size());
+  std::vector<float> omega(bodies.size()), inverse_mass(bodies.size()), inverse_inertia(bodies.size());
   for (size_t k = 0; k < bodies.size(); ++k) {
-    if (impulse[k] == glm::dvec2(0.0) && angular[k] == 0.0) continue;
-    const float keep = body_share(s, k);
-    const glm::vec2 j(impulse[k]);
-    s.bodies.apply_impulse(static_cast<int>(k), keep * j, keep * static_cast<float>(angular[k]));
-    give_water(s, k, (1.0f - keep) * j);
+    const Body& b = bodies[k];
+    velocity[k] = b.velocity;
+    omega[k] = b.omega;
+    inverse_mass[k] = b.mass > 0.0f ? 1.0f / b.mass : 0.0f;
+    inverse_inertia[k] = b.def.fixed_rotation || !(b.inertia > 0.0f) ? 0.0f : 1.0f / b.inertia;
   }
+  // Along unit direction d at lever r, the pair's inverse reduced mass.
+  auto inverse_reduced = [&](size_t k, glm::vec2 r, glm::vec2 d) {
+    const float arm = r.x * d.y - r.y * d.x;
+    return 1.0f / m + inverse_mass[k] + arm * arm * inverse_inertia[k];
+  };
+  std::vector<glm::vec2> impulse(bodies.size(), glm::vec2(0.0f));
+  std::vector<float> angular(bodies.size(), 0.0f);
+  for (int i = 0; i < p.size(); ++i) {
+    const int hit = s.body_hit[i];
+    if (hit < 0) continue;
+    const size_t k = static_cast<size_t>(hit);
+    const glm::vec2 n(s.hit_nx[i], s.hit_ny[i]), at(p.x[i], p.y[i]);
+    const glm::vec2 r = at - bodies[k].position;
+    const glm::vec2 vb = velocity[k] + omega[k] * glm::vec2(-r.y, r.x);
+    const glm::vec2 rel = glm::vec2(p.vx[i], p.vy[i]) - vb;
+    const float vn = glm::dot(rel, n);
+    // A particle the step left not finite (the safety net repairs it), or
+    // one already leaving the body, trades nothing.
+    if (!(vn < 0.0f) || !std::isfinite(rel.x) || !std::isfinite(rel.y)) continue;
+    glm::vec2 j = (-(1.0f + e) * vn / inverse_reduced(k, r, n)) * n;
+    const glm::vec2 tangent = rel - vn * n;
+    const float sliding = glm::length(tangent);
+    if (slide > 0.0f && sliding > 0.0f) {
+      const glm::vec2 t = tangent / sliding;
+      j -= (slide * sliding / inverse_reduced(k, r, t)) * t;
+    }
+    const glm::vec2 dv = j / m;
+    p.vx[i] += dv.x;
+    p.vy[i] += dv.y;
+    if (carried.half_vx) {
+      (*carried.half_vx)[i] += dv.x;
+      (*carried.half_vy)[i] += dv.y;
+    }
+    const float turn = r.x * j.y - r.y * j.x;
+    velocity[k] -= inverse_mass[k] * j;
+    omega[k] -= inverse_inertia[k] * turn;
+    impulse[k] -= j;
+    angular[k] -= turn;
+  }
+  for (size_t k = 0; k < bodies.size(); ++k)
+    if (impulse[k] != glm::vec2(0.0f) || angular[k] != 0.0f)
+      s.bodies.apply_impulse(static_cast<int>(k), impulse[k], angular[k]);
 }
 
 void step_bodies(WorldState& s, float dt) {
@@ -182,6 +245,19 @@ void step_bodies(WorldState& s, float dt) {
   s.bodies.set_scenery(s.box, s.obstacles, s.spacing());
   const std::vector<Body>& bodies = s.bodies.bodies();
   const glm::vec2 g(s.params.gravity_x, s.params.gravity_y);
+  if (!s.body_solved.empty()) {
+    // The projection's answer: the body's momentum changes by M dv, as
+    // Box2D's step applies a force M dv / dt beside gravity.
+    for (size_t k = 0; k < bodies.size(); ++k) {
+      const Body& b = bodies[k];
+      const glm::vec3 dv = s.body_solved[k];
+      const bool finite = std::isfinite(dv.x) && std::isfinite(dv.y) && std::isfinite(dv.z);
+      s.bodies.set_fluid_force(static_cast<int>(k), finite ? b.mass / dt * glm::vec2(dv.x, dv.y) : glm::vec2(0.0f),
+                               finite ? b.inertia / dt * dv.z : 0.0f);
+    }
+    s.bodies.step(dt, g, s.params.max_speed);
+    return;
+  }
   for (size_t k = 0; k < bodies.size(); ++k) {
     const Body& b = bodies[k];
     // A non-finite sum (a particle's pressure overflowed: the safety net

@@ -1,7 +1,10 @@
 // The water and the rigid bodies, coupled both ways (coupling.cpp).
 #pragma once
 
+#include <vector>
+
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 namespace tidepool {
 
@@ -12,17 +15,17 @@ struct WorldState;
 void gather_solids(WorldState& s);
 // Starts a substep's force sums on the bodies at zero.
 void start_sums(WorldState& s);
-// Adds force f, acting along its line through `at`, to body k's sums.
-void push_body(WorldState& s, int k, glm::vec2 at, glm::dvec2 f);
-// Tells the coupling how much of body k is in the water: the share of its
-// outline the water touches, in [0, 1].
-void set_wet(WorldState& s, int k, float share);
+// A grid solver that solved the bodies' velocities with its pressure
+// (flip.cpp) gives each body's change of velocity (x, y, spin) from the
+// water, indexed as the bodies: step_bodies then takes it as the water's
+// whole answer, with no added mass.
+void solved_bodies(WorldState& s, const std::vector<glm::vec3>& change);
 // After a particle solver's step: the reaction of the boundary pressure
 // each particle near a body felt, summed onto the body (Akinci et al.
 // 2012: the boundary's force on the fluid, reversed). Returns its work.
 double body_pressure(WorldState& s);
-// After collide(): the reaction of the velocity the bodies gave the
-// particles they pushed out, as impulses on the bodies.
+// After collide(): each particle it pushed out of a body trades an impulse
+// with the body through their reduced mass (coupling.cpp).
 void body_contacts(WorldState& s);
 // Box2D's step of the bodies under gravity and the water's forces.
 void step_bodies(WorldState& s, float dt);

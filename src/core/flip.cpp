@@ -4,9 +4,12 @@
 // the step needs no neighbour search for it and can be as long as the CFL
 // condition allows. One step, by the stages it is timed under:
 //   transfer     particles to grid: each face's velocity is the particles'
-//                average, weighted by the bilinear kernel; cells with a
-//                particle are fluid, those inside an obstacle solid, the
-//                rest air; the particles per fluid cell, for the volume.
+//                average, weighted by the bilinear kernel; the walls,
+//                obstacles and bodies cut the faces where they lie
+//                (cut_faces.h: each face's open share); cells with a
+//                particle are fluid, those the solids close all round
+//                solid, the rest air; the particles per fluid cell, for
+//                the volume.
 //                Every grid pass from here on covers only the window of
 //                the particles' cells and a band around them
 //   forces       viscosity, then gravity and pointer forces on the faces
@@ -15,8 +18,12 @@
 //                two ends (each cell's share of it from the particles per
 //                cell), by the ghost fluid method (Gibou et al. 2002;
 //                Enright et al. 2003), which holds surface tension's
-//                sigma kappa there (Young-Laplace); walls and obstacles no
-//                flux.
+//                sigma kappa there (Young-Laplace); each face's flux and
+//                pressure term weighed by its open share, its solid part
+//                carrying the solid's velocity; each body's velocity an
+//                unknown of the same solve (Batty, Bertails & Bridson
+//                2007), so the water's answer to a body's motion, its
+//                added mass, is exact.
 //                Cells denser than the rest state get a divergence source
 //                that spreads them (a density-based volume correction in the
 //                spirit of Kugelstadt et al. 2019), so the particles neither
@@ -41,6 +48,7 @@
 
 #include "boundary.h"
 #include "coupling.h"
+#include "cut_faces.h"
 #include "mac_grid.h"
 #include "poisson.h"
 #include "pointers.h"
@@ -105,8 +113,10 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   void mark_known();
   void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers);
   void grid_to_particles(WorldState& s, float dt);
-  void push_bodies(WorldState& s, float dt) const;
-  float pressure_at(glm::vec2 p) const;
+  void cut_cells(const WorldState& s, float dt);
+  void liquid_cells();
+  void rigid_columns(const WorldState& s, float dt);
+  void surface_correction(const WorldState& s, float dt);
   void velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change = nullptr) const;
   // The window's cells, and its u and v faces.
   FaceRect cells() const { return window_; }
@@ -134,7 +144,22 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   std::vector<uint8_t> free_;
   std::vector<std::pair<int, float>> layer_;  // an extrapolation layer's new faces
   PoissonSolver poisson_;
-  SolidMask solids_;
+  // The solids on the faces (cut_faces.h), used while the step has any;
+  // without them every face inside the grid is whole.
+  CutFaces cut_;
+  bool cutting_ = false;
+  RigidSolve rigid_;
+  std::vector<int> wetted_;  // cut cells liquid_cells() wets
+  std::vector<float> inverse_mass_, inverse_inertia_;
+  std::vector<glm::vec3> fallen_;  // each body's velocity after dt of gravity alone
+  // The open share under which an empty cut cell beside the water is wet.
+  static constexpr float kWetShare = 0.5f;
+  // A face's open share, and whether it is open at all.
+  float u_share(int k) const { return cutting_ ? cut_.u_share()[static_cast<size_t>(k)] : 1.0f; }
+  float v_share(int k) const { return cutting_ ? cut_.v_share()[static_cast<size_t>(k)] : 1.0f; }
+  // A cell's open share (1 without solids).
+  float open(int c) const { return cutting_ ? cut_.open(c) : 1.0f; }
+  void close_faces();
 };
 
 // The layers of faces the flow is extrapolated to beyond the liquid's: a
@@ -269,70 +294,104 @@ void FlipSolver::particles_to_grid(const WorldState& s) {
     for (int f = k0; f < k1; ++f)
       if (wv_[f] > 0.0f) g_.v[f] /= wv_[f];
   });
-  // Obstacles: cells whose centre lies inside one are solid.
-  const std::vector<uint8_t>& solid = solids_.update(g_, s.solids);
-  for_rows(cells(), nx, [&](int c0, int c1) {
+}
+
+// The solids on the window's faces (cut_faces.h): a cell all of whose
+// faces they close is solid.
+void FlipSolver::cut_cells(const WorldState& s, float dt) {
+  cutting_ = !s.solids.empty();
+  if (!cutting_) return;
+  cut_.update(g_, s.solids, window_, dt, {s.params.gravity_x, s.params.gravity_y});
+  for_rows(cells(), g_.nx, [&](int c0, int c1) {
     for (int c = c0; c < c1; ++c)
-      if (solid[c]) type_[c] = kSolidCell;
+      if (cut_.open(c) <= 0.0f) type_[c] = kSolidCell;
   });
 }
 
-// The pressure at p from the cell centres around it that are not solid
-// (air holds 0), bilinear, its weights renormalised over those cells.
-float FlipSolver::pressure_at(glm::vec2 p) const {
-  const float fx = (p.x - g_.origin.x) / g_.dx - 0.5f, fy = (p.y - g_.origin.y) / g_.dx - 0.5f;
-  const int i = static_cast<int>(std::floor(fx)), j = static_cast<int>(std::floor(fy));
-  const float tx = fx - float(i), ty = fy - float(j);
-  float sum = 0.0f, weight = 0.0f;
-  for (int b = 0; b <= 1; ++b)
-    for (int a = 0; a <= 1; ++a) {
-      const int ci = i + a, cj = j + b;
-      if (ci < 0 || ci >= g_.nx || cj < 0 || cj >= g_.ny) continue;
-      const int c = g_.cell(ci, cj);
-      if (type_[c] == kSolidCell) continue;
-      const float w = (a ? tx : 1.0f - tx) * (b ? ty : 1.0f - ty);
-      sum += w * (type_[c] == kFluidCell ? phi_[c] : 0.0f);
-      weight += w;
+// A cell a solid cuts is liquid where it holds a particle. One that holds
+// less than half a cell of open area and no particle, and opens onto a
+// liquid cell, is liquid too: the particles keep half a spacing off a
+// solid (collide()), so the water under a body may leave its thin cut
+// cells empty, and an air cell there would put the surface's p = 0 against
+// the body.
+void FlipSolver::liquid_cells() {
+  if (!cutting_) return;
+  const int nx = g_.nx, ny = g_.ny;
+  const CellWindow w = window_;
+  wetted_.clear();
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
+      const int c = g_.cell(i, j);
+      if (type_[c] != kAirCell || open(c) >= kWetShare) continue;
+      const bool wet = (i > 0 && type_[c - 1] == kFluidCell && u_share(g_.u_index(i, j)) > 0.0f) ||
+                       (i + 1 < nx && type_[c + 1] == kFluidCell && u_share(g_.u_index(i + 1, j)) > 0.0f) ||
+                       (j > 0 && type_[c - nx] == kFluidCell && v_share(g_.v_index(i, j)) > 0.0f) ||
+                       (j + 1 < ny && type_[c + nx] == kFluidCell && v_share(g_.v_index(i, j + 1)) > 0.0f);
+      if (wet) wetted_.push_back(c);
     }
-  return weight > 0.0f ? sum / weight : 0.0f;
+  for (const int c : wetted_) type_[c] = kFluidCell;
 }
 
-// The water's pressure force on each body, -sum p n ds over its outline,
-// and its torque. The cells resolve a body only to a cell, so the outline
-// is the body's own, sampled every half cell, and the pressure at each
-// sample is extrapolated linearly from one and two cells out along the
-// normal, where the cells are water: exact for a hydrostatic pressure, so
-// a floating body displaces its own area (Archimedes), not its cells'.
-void FlipSolver::push_bodies(WorldState& s, float dt) const {
-  if (s.bodies.empty()) return;
+void FlipSolver::rigid_columns(const WorldState& s, float dt) {
+  const std::vector<Body>& bodies = s.bodies.bodies();
+  inverse_mass_.resize(bodies.size());
+  inverse_inertia_.resize(bodies.size());
+  rigid_.start.resize(bodies.size());
+  fallen_.resize(bodies.size());
+  const glm::vec2 gravity(s.params.gravity_x, s.params.gravity_y);
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const Body& b = bodies[k];
+    // Before the solve, the body has fallen for dt (as CutFaces::update
+    // takes its faces' velocities).
+    rigid_.start[k] = glm::vec3(b.velocity + dt * gravity, b.def.fixed_rotation ? 0.0f : b.omega);
+    fallen_[k] = rigid_.start[k];
+    inverse_mass_[k] = b.mass > 0.0f ? 1.0f / b.mass : 0.0f;
+    inverse_inertia_[k] = b.def.fixed_rotation || !(b.inertia > 0.0f) ? 0.0f : 1.0f / b.inertia;
+  }
+  cut_.columns(g_, s.solids, type_, inverse_mass_, inverse_inertia_, &rigid_.columns);
+  rigid_.solids = &s.solids;
+  surface_correction(s, dt);
+}
+
+// The ghost fluid places the free surface on a cell's face where the
+// liquid ends below it (mac_grid.h, surface_offset): the projection's
+// potential is then that of water up to half a cell deeper than the
+// particles stand, the same all the way down a column. The water flows
+// the same under a uniform offset, but a floating body would float by it,
+// up to half a cell high. So each body in the water takes, before the
+// solve, the impulse that offset puts on it, rho0 J^T (d 1), its share of
+// a uniform potential d over its wetted faces: d the mean offset over the
+// surface's whole cells (a liquid cell under an air cell along gravity,
+// neither cut by a solid), the same for every body, so that the body
+// feels the level the water's own volume gives.
+void FlipSolver::surface_correction(const WorldState& s, float dt) {
   const Params& P = s.params;
-  const float to_pa = P.rest_density / dt;  // p = rho0 phi / dt
-  const float dx = g_.dx;
-  // At most the pressure of a full tank and of the fastest flow the faces
-  // hold (max_speed): a pocket of water that bodies and walls close in has
-  // no pressure of its own (its Poisson system is singular), and the
-  // solve's answer there bounds nothing.
-  const float height = s.box.max.y - s.box.min.y;
-  const float most = P.rest_density * (std::sqrt(P.gravity_x * P.gravity_x + P.gravity_y * P.gravity_y) * height +
-                                       P.max_speed * P.max_speed);
-  int wet = 0, samples = 0;  // of the body being sampled
-  auto sample = [&](int k, glm::vec2 at, glm::vec2 n, float ds) {
-    const glm::vec2 out = at + dx * n;
-    const float p1 = pressure_at(out), p2 = pressure_at(at + 2.0f * dx * n);
-    const float p = std::clamp(to_pa * (2.0f * p1 - p2), 0.0f, most);
-    push_body(s, k, at, -static_cast<double>(p * ds) * glm::dvec2(n));
-    int i, j;
-    g_.cell_at(out, &i, &j);
-    wet += type_[g_.cell(i, j)] == kFluidCell;
-    ++samples;
-  };
-  for (const Obstacle& o : s.solids) {
-    if (o.body < 0) continue;
-    wet = samples = 0;
-    sample_outline(o, 0.5f * dx, sample);
-    set_wet(s, o.body, float(wet) / float(samples));
+  const bool vertical = std::fabs(P.gravity_y) >= std::fabs(P.gravity_x);
+  const int ui = vertical ? 0 : (P.gravity_x < 0.0f ? 1 : -1), uj = vertical ? (P.gravity_y < 0.0f ? 1 : -1) : 0;
+  const float along = dt * (P.gravity_x * float(ui) + P.gravity_y * float(uj));
+  const int nx = g_.nx, ny = g_.ny;
+  const CellWindow w = window_;
+  double sum = 0.0;
+  int n = 0;
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
+      const int c = g_.cell(i, j), ai = i + ui, aj = j + uj;
+      if (type_[c] != kFluidCell || ai < 0 || ai >= nx || aj < 0 || aj >= ny) continue;
+      const int a = g_.cell(ai, aj);
+      if (type_[a] != kAirCell || open(c) < 1.0f || open(a) < 1.0f) continue;
+      sum += surface_offset(fill_, c, a, g_.dx, along);
+      ++n;
+    }
+  if (n == 0) return;
+  const float d = P.rest_density * static_cast<float>(sum / n);
+  for (size_t k = 0; k < rigid_.columns.size(); ++k) {
+    const RigidColumns& col = rigid_.columns[k];
+    glm::vec3 total(0.0f);
+    for (const glm::vec3& j3 : col.j) total += j3;
+    rigid_.start[k] += d * glm::vec3(col.inverse_mass * total.x, col.inverse_mass * total.y, col.inverse_inertia * total.z);
   }
 }
+
 // Copies into each unknown face of the rectangle the mean of its known
 // neighbours, layer by layer: the particles near the surface sample faces
 // that no particle reached.
@@ -356,28 +415,53 @@ void FlipSolver::extrapolate(std::vector<float>* f, std::vector<uint8_t>* known,
   }
 }
 
-// Gravity and the pointers' pushes on the window's faces; no flow through
-// the walls or into a solid.
+// Gravity and the pointers' pushes on the window's open faces; a face the
+// walls or a solid close takes the solid's velocity (0 but for a body's).
 void FlipSolver::add_forces(const WorldState& s, float dt) {
   const Params& P = s.params;
   const int nx = g_.nx, ny = g_.ny;
   const FaceRect fu = u_faces(), fv = v_faces();
   for (int j = fu.j0; j < fu.j1; ++j)
     for (int i = fu.i0; i < fu.i1; ++i) {
-      float& u = g_.u[g_.u_index(i, j)];
-      const bool open = i > 0 && i < nx && type_[g_.cell(i - 1, j)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell;
-      u = open ? u + dt * (P.gravity_x + pointer_accel(s.pointers, g_.u_face(i, j), u, {1.0f, 0.0f}, dt)) : 0.0f;
+      const int k = g_.u_index(i, j);
+      float& u = g_.u[k];
+      const bool open = i > 0 && i < nx && type_[g_.cell(i - 1, j)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell &&
+                        u_share(k) > 0.0f;
+      u = open ? u + dt * (P.gravity_x + pointer_accel(s.pointers, g_.u_face(i, j), u, {1.0f, 0.0f}, dt))
+               : cutting_ ? cut_.u_solid(k) : 0.0f;
     }
   for (int j = fv.j0; j < fv.j1; ++j)
     for (int i = fv.i0; i < fv.i1; ++i) {
-      float& v = g_.v[g_.v_index(i, j)];
-      const bool open = j > 0 && j < ny && type_[g_.cell(i, j - 1)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell;
-      v = open ? v + dt * (P.gravity_y + pointer_accel(s.pointers, g_.v_face(i, j), v, {0.0f, 1.0f}, dt)) : 0.0f;
+      const int k = g_.v_index(i, j);
+      float& v = g_.v[k];
+      const bool open = j > 0 && j < ny && type_[g_.cell(i, j - 1)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell &&
+                        v_share(k) > 0.0f;
+      v = open ? v + dt * (P.gravity_y + pointer_accel(s.pointers, g_.v_face(i, j), v, {0.0f, 1.0f}, dt))
+               : cutting_ ? cut_.v_solid(k) : 0.0f;
+    }
+}
+
+// After the projection, the faces the solids close carry the solids'
+// velocities (a body's new one): the flow the particles beside a solid
+// sample there.
+void FlipSolver::close_faces() {
+  if (!cutting_) return;
+  const FaceRect fu = u_faces(), fv = v_faces();
+  for (int j = fu.j0; j < fu.j1; ++j)
+    for (int i = fu.i0; i < fu.i1; ++i) {
+      const int k = g_.u_index(i, j);
+      if (u_share(k) <= 0.0f) g_.u[k] = cut_.u_solid(k);
+    }
+  for (int j = fv.j0; j < fv.j1; ++j)
+    for (int i = fv.i0; i < fv.i1; ++i) {
+      const int k = g_.v_index(i, j);
+      if (v_share(k) <= 0.0f) g_.v[k] = cut_.v_solid(k);
     }
 }
 
 // Viscosity on the faces that carry fluid (mac_grid.cpp), with nu = mu /
-// rho0 and no-slip walls: the bed friction that slows a real surge.
+// rho0 and no-slip walls: the bed friction that slows a real surge. A face
+// a solid closes holds still.
 void FlipSolver::viscosity(const WorldState& s, float dt, FrameStats& st) {
   const float nu = s.params.viscosity / s.params.rest_density;
   const float a = nu * dt / (g_.dx * g_.dx);
@@ -390,13 +474,17 @@ void FlipSolver::viscosity(const WorldState& s, float dt, FrameStats& st) {
   const FaceRect fu = u_faces(), fv = v_faces();
   free_.resize(std::max(g_.u.size(), g_.v.size()));
   for (int j = fu.j0; j < fu.j1; ++j)
-    for (int i = fu.i0; i < fu.i1; ++i)
-      free_[g_.u_index(i, j)] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j));
+    for (int i = fu.i0; i < fu.i1; ++i) {
+      const int k = g_.u_index(i, j);
+      free_[k] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j)) && u_share(k) > 0.0f;
+    }
   st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, passes_within(st, double(fu.cells()), kViscousIterations), fu,
                            &work_);
   for (int j = fv.j0; j < fv.j1; ++j)
-    for (int i = fv.i0; i < fv.i1; ++i)
-      free_[g_.v_index(i, j)] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j));
+    for (int i = fv.i0; i < fv.i1; ++i) {
+      const int k = g_.v_index(i, j);
+      free_[k] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j)) && v_share(k) > 0.0f;
+    }
   st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, passes_within(st, double(fv.cells()), kViscousIterations), fv,
                            &work_);
 }
@@ -525,6 +613,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   fit(s);
   clear_window();
   particles_to_grid(s);
+  cut_cells(s, dt);
   st.work += p.size() + static_cast<double>(window_.cells());
   // Every face of a fluid cell has a particle's weight, so the projection,
   // the viscous faces and the change FLIP reads at the particles need no
@@ -545,7 +634,9 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   // divergence source through the same projection. Like the FLIP share, the
   // correction is a rate in time: volume_correction of the excess over
   // 1/120 s, so a step of dt spreads 1 - (1 - volume_correction)^(120 dt)
-  // of it, the same a second whatever the steps a frame takes.
+  // of it, the same a second whatever the steps a frame takes. A cell a
+  // solid cuts holds its open share of that, and is never drawn full: its
+  // particles keep half a spacing off the solid.
   const float per_side = cell_ / s.spacing();
   const float rest = per_side * per_side;
   auto full = [&](int j) { return j + 1 == g_.ny ? rest * top_share_ : rest; };  // a row's cell at rest
@@ -554,29 +645,44 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i) {
       const int c = g_.cell(i, j);
-      fill_[c] = std::min(count_[c] / full(j), 1.0f);
+      fill_[c] = std::min(count_[c] / (full(j) * std::max(open(c), 1e-3f)), 1.0f);
+    }
+  liquid_cells();
+  for (int j = w.j0; j < w.j1; ++j)
+    for (int i = w.i0; i < w.i1; ++i) {
+      const int c = g_.cell(i, j);
       source_[c] = 0.0f;
       if (type_[c] != kFluidCell) continue;
-      // Below the surface (no air beside it) a cell is full at rest: one
-      // emptier draws its neighbours in. Surface cells are partly full.
-      const bool inside = (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
+      // Below the surface (no air beside it) a whole cell is full at rest:
+      // one emptier draws its neighbours in. Surface cells are partly full.
+      const float a = open(c);
+      const bool inside = a >= 1.0f && (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
                           (j == 0 || type_[c - nx] != kAirCell) && (j + 1 == ny || type_[c + nx] != kAirCell);
-      const float excess = count_[c] / full(j) - 1.0f;
+      const float excess = count_[c] / (full(j) * std::max(a, 1e-3f)) - 1.0f;
       if (excess > 0.0f || inside) source_[c] = spread * excess / dt;
     }
   const bool tension = P.surface_tension > 0.0f;
   if (tension) surface_tension(s, dt);
+  const bool bodies = cutting_ && !s.bodies.empty();
+  if (bodies) rigid_columns(s, dt);
   project(&g_, type_, P.pressure_tolerance, passes_within(st, static_cast<double>(w.cells()), P.pressure_iterations),
-          s.loops, &poisson_, &phi_, &rhs_, &source_, P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w)
+          s.loops, &poisson_, &phi_, &rhs_, &source_, P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w,
+          cutting_ ? &cut_ : nullptr, bodies ? &rigid_ : nullptr, P.rest_density)
       .record(st);
   st.cells = nx * ny;
-  push_bodies(s, dt);
+  if (bodies) {
+    // Each body's change from the water: the solve's and the surface's.
+    for (size_t k = 0; k < rigid_.change.size(); ++k) rigid_.change[k] += rigid_.start[k] - fallen_[k];
+    solved_bodies(s, rigid_.change);
+  }
+  close_faces();
   // The pressure at the particles: p = rho0 phi / dt in their cell.
   for (int k = 0; k < p.size(); ++k) {
     int i, j;
     g_.cell_at({p.x[k], p.y[k]}, &i, &j);
-    p.pressure[k] = finite_float(double(P.rest_density) * phi_[g_.cell(i, j)] / dt);
-    p.density[k] = P.rest_density * count_[g_.cell(i, j)] / full(j);
+    const int c = g_.cell(i, j);
+    p.pressure[k] = finite_float(double(P.rest_density) * phi_[c] / dt);
+    p.density[k] = P.rest_density * count_[c] / (full(j) * std::max(open(c), 1e-3f));
   }
   clock.lap(kStagePressure);
   mark_known();

@@ -1,11 +1,13 @@
 #include "mac_grid.h"
 
 #include "boundary.h"  // obstacle_distance
+#include "cut_faces.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 
 namespace tidepool {
 
@@ -65,11 +67,15 @@ const std::vector<uint8_t>& SolidMask::update(const MacGrid& g, const std::vecto
 // would be the fluid one.
 namespace {
 constexpr float kMinTheta = 0.5f;
+float liquid_end(const std::vector<float>& fill, int fluid, int air) { return fill[fluid] + fill[air] - 0.5f; }
 float surface_fraction(const std::vector<float>& fill, int fluid, int air) {
-  const float theta = fill[fluid] + fill[air] - 0.5f;
-  return theta > kMinTheta ? std::min(theta, 1.0f) : kMinTheta;
+  return std::clamp(liquid_end(fill, fluid, air), kMinTheta, 1.0f);
 }
 }  // namespace
+
+float surface_offset(const std::vector<float>& fill, int fluid, int air, float dx, float along) {
+  return dx * (surface_fraction(fill, fluid, air) - liquid_end(fill, fluid, air)) * along;
+}
 
 // lap phi = div u* on the fluid cells, then u = u* - grad phi: the
 // Helmholtz-Hodge decomposition (Stam 1999). In cell units:
@@ -81,7 +87,7 @@ float surface_fraction(const std::vector<float>& fill, int fluid, int air) {
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
                          const std::vector<float>* source, float max_speed, const FreeSurface& surface,
-                         CellWindow window) {
+                         CellWindow window, CutFaces* cut, RigidSolve* rigid, float density) {
   MacGrid& g = *grid;
   const CellWindow w = window.or_whole(g.nx, g.ny);
   const int contained = g.contain(max_speed, w);
@@ -89,10 +95,37 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   const size_t cells = static_cast<size_t>(nx) * ny;
   rhs->resize(cells);
   phi->resize(cells, 0.0f);
-  auto excess = [&](int i, int j) { return g.divergence(i, j) - (source ? (*source)[g.cell(i, j)] : 0.0f); };
+  // A face's open share (1 without cut).
+  auto u_share = [&](int i, int j) { return cut ? cut->u_share()[g.u_index(i, j)] : 1.0f; };
+  auto v_share = [&](int i, int j) { return cut ? cut->v_share()[g.v_index(i, j)] : 1.0f; };
+  // The divergence of cell (i, j) less its source [1/s]; with cut, its
+  // faces' fluxes a u + (1 - a) u_solid (the bodies' solid parts left to
+  // J where rigid is given), and the source on its open share.
+  auto excess = [&](int i, int j) {
+    const float s = source ? (*source)[g.cell(i, j)] : 0.0f;
+    if (!cut) return g.divergence(i, j) - s;
+    auto solid = [&](int owner, float velocity) {
+      return rigid && owner >= 0 && (*rigid->solids)[static_cast<size_t>(owner)].body >= 0 ? 0.0f : velocity;
+    };
+    auto flux_u = [&](int k) { return cut->u_share()[k] * g.u[k] + (1.0f - cut->u_share()[k]) * solid(cut->u_owner(k), cut->u_solid(k)); };
+    auto flux_v = [&](int k) { return cut->v_share()[k] * g.v[k] + (1.0f - cut->v_share()[k]) * solid(cut->v_owner(k), cut->v_solid(k)); };
+    return (flux_u(g.u_index(i + 1, j)) - flux_u(g.u_index(i, j)) + flux_v(g.v_index(i, j + 1)) -
+            flux_v(g.v_index(i, j))) / g.dx -
+           s * cut->open(g.cell(i, j));
+  };
+  // Adds to f, per cell, scale times the flux the bodies' velocities v push
+  // into it through J.
+  auto body_flux = [&](const std::vector<glm::vec3>& v, float scale, std::vector<float>* f) {
+    for (size_t b = 0; b < rigid->columns.size(); ++b) {
+      const RigidColumns& col = rigid->columns[b];
+      for (size_t k = 0; k < col.cells.size(); ++k)
+        (*f)[static_cast<size_t>(col.cells[k])] += scale * glm::dot(col.j[k], v[b]);
+    }
+  };
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i)
       (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
+  if (rigid) body_flux(rigid->start, -1.0f, rhs);  // the bodies' flux, -J U*
   // 1 / theta of the face between cells a and b: 1 unless one is fluid and
   // the other air, with fills.
   const std::vector<float>* fill = surface.fill;
@@ -102,7 +135,9 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
     if (type[b] == kFluidCell && type[a] == kAirCell) return 1.0f / surface_fraction(*fill, b, a);
     return 1.0f;
   };
-  // The surface's potential beside fluid cell c (0 without a value).
+  // The surface's potential beside fluid cell c toward air cell a, whose
+  // offset along x or y is (di, dj): surface tension's value, and
+  // gravity's where the surface is placed past the liquid's end.
   auto held = [&](int c) { return surface.value ? (*surface.value)[c] : 0.0f; };
   if (fill) {
     std::vector<float>& extra = *surface.scratch;
@@ -112,19 +147,39 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
         const int c = g.cell(i, j);
         extra[c] = 0.0f;
         if (type[c] != kFluidCell) continue;
-        // Each air neighbour's term (phi_c - held) / theta: 1 / theta on
-        // the diagonal, held / theta to the right-hand side.
+        // Each air neighbour's term a (phi_c - held) / theta: a / theta on
+        // the diagonal (a of it there already), a held / theta to the
+        // right-hand side.
         const int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < nx ? c + 1 : -1, j > 0 ? c - nx : -1, j + 1 < ny ? c + nx : -1};
-        for (int n : nb) {
+        const float share[4] = {u_share(i, j), u_share(i + 1, j), v_share(i, j), v_share(i, j + 1)};
+        for (int k = 0; k < 4; ++k) {
+          const int n = nb[k];
           if (n < 0 || type[n] != kAirCell) continue;
           const float t = inverse_theta(c, n);
-          extra[c] += t - 1.0f;
-          (*rhs)[c] += t * held(c);
+          extra[c] += share[k] * (t - 1.0f);
+          (*rhs)[c] += share[k] * t * held(c);
         }
       }
   }
-  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr, w);
+  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr, w, cut ? cut->shares() : FaceShares{});
+  solver->set_rigid(rigid ? &rigid->columns : nullptr, density);
   const PoissonResult res = solver->solve(*rhs, phi, tolerance, max_iterations, loops);
+  solver->set_rigid(nullptr, 0.0f);
+  std::vector<glm::vec3> velocity;  // the bodies' after the solve
+  if (rigid) {
+    // Each body's velocity change, rho0 M^-1 J^T phi (poisson.h), and its
+    // faces' new flux.
+    const size_t n = rigid->columns.size();
+    rigid->change.assign(n, glm::vec3(0.0f));
+    velocity.assign(n, glm::vec3(0.0f));
+    for (size_t b = 0; b < n; ++b) {
+      const RigidColumns& col = rigid->columns[b];
+      const glm::vec3 m = density * col.gather(*phi);
+      rigid->change[b] = {col.inverse_mass * m.x, col.inverse_mass * m.y, col.inverse_inertia * m.z};
+      velocity[b] = rigid->start[b] + rigid->change[b];
+    }
+    cut->move_bodies(g, *rigid->solids, velocity);
+  }
   auto moves = [&](int a, int b) {
     return type[a] != kSolidCell && type[b] != kSolidCell && (type[a] == kFluidCell || type[b] == kFluidCell);
   };
@@ -139,21 +194,29 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   for (int j = w.j0; j < w.j1; ++j)
     for (int i = w.i0 + 1; i < w.i1; ++i) {
       const int a = g.cell(i - 1, j), b = g.cell(i, j);
-      if (moves(a, b)) g.u[g.u_index(i, j)] -= jump(a, b) / g.dx;
+      if (moves(a, b) && u_share(i, j) > 0.0f) g.u[g.u_index(i, j)] -= jump(a, b) / g.dx;
     }
   for (int j = w.j0 + 1; j < w.j1; ++j)
     for (int i = w.i0; i < w.i1; ++i) {
       const int a = g.cell(i, j - 1), b = g.cell(i, j);
-      if (moves(a, b)) g.v[g.v_index(i, j)] -= jump(a, b) / g.dx;
+      if (moves(a, b) && v_share(i, j) > 0.0f) g.v[g.v_index(i, j)] -= jump(a, b) / g.dx;
     }
   ProjectionResult out;
   out.contained = contained + g.contain(max_speed, w);
   out.iterations = res.iterations;
   out.residual = res.residual;
   out.work = static_cast<double>(w.cells()) * (res.iterations + 2);  // with the divergence and the gradient
+  std::vector<float>& bodies = *rhs;  // free now: the bodies' share of each cell's divergence
+  if (rigid) {
+    for_rows(w, nx, [&](int c0, int c1) { std::fill(bodies.begin() + c0, bodies.begin() + c1, 0.0f); });
+    body_flux(velocity, 1.0f / (g.dx * g.dx), &bodies);
+  }
   for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i)
-      if (type[g.cell(i, j)] == kFluidCell) out.max_divergence = std::max(out.max_divergence, std::fabs(excess(i, j)));
+    for (int i = w.i0; i < w.i1; ++i) {
+      const int c = g.cell(i, j);
+      if (type[c] == kFluidCell)
+        out.max_divergence = std::max(out.max_divergence, std::fabs(excess(i, j) + (rigid ? bodies[c] : 0.0f)));
+    }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "boundary.h"  // obstacle_bounds, obstacle_distance
 #include "loops.h"
@@ -93,6 +94,31 @@ struct FreeSurface {
   std::vector<float>* scratch = nullptr;
 };
 
+// The ghost fluid places the surface between fluid cell f and air cell a
+// no nearer f's centre than half a cell and no farther than a's centre
+// (mac_grid.cpp), where the fills put the liquid's end anywhere in the two
+// cells. Under a surface placed above the liquid's end the projection's
+// potential is too high by the hydrostatic potential between the two: this
+// returns that difference, the potential at the placed surface, dx (theta
+// placed - theta) along, with along = dt g.d, d the unit step from f to a
+// (negative where the surface is placed above the liquid's end).
+float surface_offset(const std::vector<float>& fill, int fluid, int air, float dx, float along);
+
+class CutFaces;  // cut_faces.h
+
+// Rigid bodies whose velocity the projection solves with the pressure
+// (Batty, Bertails & Bridson 2007; poisson.h): in, each body's columns of
+// J (CutFaces::columns), its velocity (x, y, spin) before the solve, and
+// the step's solids, indexed as Obstacle::body; out, each body's velocity
+// change from the water's pressure. The bodies' faces carry their flux
+// through J alone.
+struct RigidSolve {
+  std::vector<RigidColumns> columns;
+  std::vector<glm::vec3> start;
+  const std::vector<Obstacle>* solids = nullptr;
+  std::vector<glm::vec3> change;
+};
+
 // Calls f(cell) for each cell of g whose centre lies inside obstacle o.
 template <class F>
 void for_cells_inside(const MacGrid& g, const Obstacle& o, F&& f) {
@@ -138,12 +164,19 @@ class SolidMask {
 // liquid's, placed by the ghost fluid method. window (optional): the cells
 // the work covers, all of the fluid and a band of at least one non-fluid
 // cell around it where it does not reach the grid's edge; the rest of the
-// grid is left as it is.
+// grid is left as it is. cut (optional): the faces' open shares and the
+// solids' velocities (cut_faces.h); each face's flux and pressure term is
+// then weighed by its share, the solid's part of it carries the solid's
+// velocity, a cell's source acts on its open share, and the faces with
+// no share are left for the caller. rigid (optional, with cut): the bodies
+// whose velocities are unknowns of the same solve, with density the
+// water's rho0; their faces in cut take their new velocity.
 ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float tolerance, int max_iterations,
                          const Loops& loops, PoissonSolver* solver, std::vector<float>* phi, std::vector<float>* rhs,
                          const std::vector<float>* source = nullptr,
                          float max_speed = std::numeric_limits<float>::infinity(),
-                         const FreeSurface& surface = {}, CellWindow window = {});
+                         const FreeSurface& surface = {}, CellWindow window = {}, CutFaces* cut = nullptr,
+                         RigidSolve* rigid = nullptr, float density = 0.0f);
 
 
 // Viscosity for one velocity component on its w x h faces, in place

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
 namespace tidepool {
 namespace {
 
@@ -60,22 +63,92 @@ void gather_window(const std::vector<T>& grid, int grid_nx, CellWindow w, std::v
 }  // namespace
 
 void PoissonSolver::set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface,
-                              CellWindow window) {
+                              CellWindow window, const FaceShares& shares) {
   window_ = window.or_whole(nx, ny);
   grid_nx_ = nx;
   gather_window(types, nx, window_, &window_types_);
   const int wx = window_.nx(), wy = window_.ny();
   const bool same = !levels_.empty() && levels_[0].nx == wx && levels_[0].ny == wy && levels_[0].type == window_types_;
   if (!same) build_levels(wx, wy, window_types_);
+  Level& fine = levels_[0];
+  if (shares.u) {
+    share_faces(shares);
+  } else if (shared_) {  // back to whole faces
+    build_operator(&fine);
+    open_ = fine.diag;
+    shared_ = surface_ = false;
+  }
   if (!surface && !surface_) return;
   if (surface) gather_window(*surface, nx, window_, &window_surface_);
-  Level& fine = levels_[0];
   for (size_t c = 0; c < fine.diag.size(); ++c) {
     const float d = open_[c] + (surface && fine.type[c] == kFluidCell ? std::max(window_surface_[c], 0.0f) : 0.0f);
     fine.diag[c] = d;
     fine.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
   }
   surface_ = surface != nullptr;
+}
+
+// The finest level's operator from the faces' open shares: a_f toward a
+// fluid neighbour, a_f on the diagonal toward any open one.
+void PoissonSolver::share_faces(const FaceShares& shares) {
+  Level& l = levels_[0];
+  const std::vector<float>& u = *shares.u;
+  const std::vector<float>& v = *shares.v;
+  const int nx = l.nx, ny = l.ny, un = grid_nx_ + 1;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int c = j * nx + i, gi = i + window_.i0, gj = j + window_.j0;
+      l.west[c] = l.east[c] = l.south[c] = l.north[c] = 0.0f;
+      float d = 0.0f;
+      if (l.type[c] == kFluidCell) {
+        auto link = [&](bool inside, int nb, float share, float* coefficient) {
+          if (!inside || !open_cell(l.type[nb])) return;
+          d += share;
+          *coefficient = l.type[nb] == kFluidCell ? share : 0.0f;
+        };
+        link(i > 0, c - 1, u[gj * un + gi], &l.west[c]);
+        link(i + 1 < nx, c + 1, u[gj * un + gi + 1], &l.east[c]);
+        link(j > 0, c - nx, v[gj * grid_nx_ + gi], &l.south[c]);
+        link(j + 1 < ny, c + nx, v[(gj + 1) * grid_nx_ + gi], &l.north[c]);
+      }
+      l.diag[c] = d;
+      l.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
+    }
+  open_ = l.diag;
+  shared_ = true;
+  surface_ = false;
+}
+
+void PoissonSolver::set_rigid(const std::vector<RigidColumns>* bodies, float scale) {
+  rigid_.clear();
+  rigid_scale_ = scale;
+  if (!bodies) return;
+  const Level& l = levels_[0];
+  for (const RigidColumns& b : *bodies) {
+    RigidColumns local;
+    local.inverse_mass = b.inverse_mass;
+    local.inverse_inertia = b.inverse_inertia;
+    for (size_t k = 0; k < b.cells.size(); ++k) {
+      const int gi = b.cells[k] % grid_nx_, gj = b.cells[k] / grid_nx_;
+      if (gi < window_.i0 || gi >= window_.i1 || gj < window_.j0 || gj >= window_.j1) continue;
+      const int c = (gj - window_.j0) * l.nx + (gi - window_.i0);
+      if (l.type[c] != kFluidCell) continue;
+      local.cells.push_back(c);
+      local.j.push_back(b.j[k]);
+    }
+    if (!local.cells.empty()) rigid_.push_back(std::move(local));
+  }
+}
+
+glm::vec3 RigidColumns::gather(const std::vector<float>& p) const {
+  double x = 0.0, y = 0.0, w = 0.0;
+  for (size_t k = 0; k < cells.size(); ++k) {
+    const double v = p[static_cast<size_t>(cells[k])];
+    x += v * j[k].x;
+    y += v * j[k].y;
+    w += v * j[k].z;
+  }
+  return {static_cast<float>(x), static_cast<float>(y), static_cast<float>(w)};
 }
 
 // The levels are rebuilt in place: a liquid's cells change every step, and
@@ -107,7 +180,7 @@ void PoissonSolver::build_levels(int nx, int ny, const std::vector<uint8_t>& typ
   for (Level& l : levels_) build_operator(&l);
   for (size_t k = 0; k + 1 < levels_.size(); ++k) build_links(&levels_[k], levels_[k + 1]);
   open_ = levels_[0].diag;
-  surface_ = false;
+  surface_ = shared_ = false;
   const std::vector<uint8_t>& t = levels_[0].type;
   fluid_ = static_cast<int>(std::count(t.begin(), t.end(), kFluidCell));
   singular_ = std::find(t.begin(), t.end(), kAirCell) == t.end();
@@ -172,6 +245,21 @@ void PoissonSolver::apply(const Level& l, const float* x_padded, float* y, const
   });
 }
 
+void PoissonSolver::apply_top(const float* x_padded, float* y, const Loops& loops) {
+  const Level& l = levels_[0];
+  apply(l, x_padded, y, loops);
+  const float* x = x_padded + l.pad();
+  // In the bodies' order, serially: the sums do not depend on the threads.
+  for (const RigidColumns& b : rigid_) {
+    glm::dvec3 sum(0.0);
+    for (size_t k = 0; k < b.cells.size(); ++k) sum += static_cast<double>(x[b.cells[k]]) * glm::dvec3(b.j[k]);
+    const glm::vec3 m = rigid_scale_ * glm::vec3(static_cast<float>(sum.x) * b.inverse_mass,
+                                                 static_cast<float>(sum.y) * b.inverse_mass,
+                                                 static_cast<float>(sum.z) * b.inverse_inertia);
+    for (size_t k = 0; k < b.cells.size(); ++k) y[b.cells[k]] += glm::dot(b.j[k], m);
+  }
+}
+
 // One damped Jacobi sweep of A x = b on a level: x += w D^-1 (b - A x).
 void PoissonSolver::jacobi(Level* level, const Loops& loops) {
   Level& l = *level;
@@ -190,7 +278,7 @@ float PoissonSolver::residual(const std::vector<float>& b, const std::vector<flo
   const Level& l = levels_[0];
   const int n = l.nx * l.ny, pad = l.pad();
   std::copy(p.begin(), p.end(), d_.begin() + pad);  // d_ is free here: A reads a padded vector
-  apply(l, d_.data(), r->data(), loops);
+  apply_top(d_.data(), r->data(), loops);
   return static_cast<float>(loops.max_over(n, [&](int begin, int end) {
     float most = 0.0f;
     for (int c = begin; c < end; ++c) {
@@ -300,7 +388,7 @@ PoissonResult PoissonSolver::solve_window(std::vector<float>* p, float tolerance
   std::copy(z_.begin(), z_.end(), d);
   double rz = dot(r, z_);
   for (int it = 1; it <= max_iterations; ++it) {
-    apply(top, d_.data(), q_.data(), loops);  // q = A d
+    apply_top(d_.data(), q_.data(), loops);  // q = A d
     const double dq = loops.sum_over(n, [&](int begin, int end) {
       double s = 0.0;
       for (int k = begin; k < end; ++k) s += static_cast<double>(d[k]) * q_[k];

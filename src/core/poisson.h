@@ -17,12 +17,30 @@
 // a fraction theta of the way (the ghost fluid method: Gibou et al. 2002,
 // Enright et al. 2003). The air neighbour's term becomes p_c / theta: the
 // caller passes, per fluid cell, the sum over its air neighbours of
-// 1 / theta - 1, added to the diagonal. Only the finest level takes it;
-// the coarser levels, a preconditioner, keep theta = 1.
+// 1 / theta - 1 (times the face's open share, below), added to the
+// diagonal. Only the finest level takes it; the coarser levels, a
+// preconditioner, keep theta = 1.
+//
+// Solids may cut the finest level's faces (Batty, Bertails & Bridson 2007,
+// "A fast variational framework for accurate solid-fluid coupling"; Ng,
+// Min & Gibou 2009): the term of the face between c and n is then a_f
+// (p_c - p_n), a_f the face's open share in [0, 1]. The coarser levels
+// keep whole faces: a symmetric preconditioner all the same.
+//
+// Rigid bodies whose velocity is solved with the pressure add, per body
+// b, the term s J_b M_b^-1 J_b^T p (Batty et al. 2007, eq. 9): J_b's row
+// for cell c is the flux the body's unit velocities (x, y, spin) push
+// into c, M_b its mass and moment of inertia, s a scale the caller
+// gives. It is symmetric and positive semi-definite, so the system stays
+// symmetric positive definite; it is applied without a matrix, and the
+// V-cycle, which leaves it out, still preconditions the sum: it has rank
+// 3 a body, and conjugate gradients take a few more iterations for it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+#include <glm/vec3.hpp>
 
 #include "loops.h"
 
@@ -44,6 +62,25 @@ struct CellWindow {
   CellWindow or_whole(int grid_nx, int grid_ny) const { return empty() ? CellWindow{0, 0, grid_nx, grid_ny} : *this; }
 };
 
+// The finest level's face shares: u (nx + 1) x ny, v nx x (ny + 1), as a
+// MacGrid's faces.
+struct FaceShares {
+  const std::vector<float>* u = nullptr;
+  const std::vector<float>* v = nullptr;
+};
+
+// One body's columns of J (above): the cells it pushes flux into, each
+// with the flux of its unit x velocity, y velocity and spin [m^2/s per
+// m/s, and per rad/s], and its inverse mass and moment of inertia (0 for a
+// rotation it does not take).
+struct RigidColumns {
+  std::vector<int> cells;  // grid cells (the solver takes its window's)
+  std::vector<glm::vec3> j;
+  float inverse_mass = 0.0f, inverse_inertia = 0.0f;
+  // J^T p: the body's momentum change (x, y, spin) per unit of scale, from p.
+  glm::vec3 gather(const std::vector<float>& p) const;
+};
+
 struct PoissonResult {
   int iterations = 0;
   float residual = 0.0f;  // final max |b - A p| over max |b| (0 for b = 0)
@@ -57,8 +94,13 @@ class PoissonSolver {
   // window (optional): the equations are those of its cells alone, its
   // edges walls; the caller keeps every fluid cell at least a cell inside
   // it (or at the grid's edge), so the equations are the grid's.
+  // shares (optional): the faces' open shares, else every face between
+  // two open cells is whole.
   void set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface = nullptr,
-                 CellWindow window = {});
+                 CellWindow window = {}, const FaceShares& shares = {});
+  // The bodies' term s J M^-1 J^T of the next solves (none by default);
+  // each body's cells must be fluid cells of the window.
+  void set_rigid(const std::vector<RigidColumns>* bodies, float scale);
 
   // Solves A p = b on the fluid cells, starting from p (a warm start),
   // until the residual is below `tolerance` relative to b or after
@@ -88,9 +130,12 @@ class PoissonSolver {
   };
   void build_levels(int nx, int ny, const std::vector<uint8_t>& types);
   static void build_operator(Level* l);
+  void share_faces(const FaceShares& shares);
   static void build_links(Level* fine, const Level& coarse);
   static void jacobi(Level* l, const Loops& loops);
   static void apply(const Level& l, const float* x_padded, float* y, const Loops& loops);
+  // y = A x on the finest level, the bodies' term included.
+  void apply_top(const float* x_padded, float* y, const Loops& loops);
   void v_cycle(int level, const Loops& loops);
   void precondition(const std::vector<float>& r, std::vector<float>* z, const Loops& loops);
   void remove_mean(std::vector<float>* v) const;
@@ -103,6 +148,10 @@ class PoissonSolver {
   std::vector<Level> levels_;
   std::vector<float> open_;  // the finest level's diagonal without a surface: its open neighbours
   bool surface_ = false;     // the finest diagonal holds a surface's terms
+  bool shared_ = false;      // the finest level holds face shares
+  // The bodies' term, in the window's cells.
+  std::vector<RigidColumns> rigid_;
+  float rigid_scale_ = 0.0f;
   bool singular_ = false;  // no air cell: the constant lies in A's null space
   int fluid_ = 0;
   std::vector<float> r_, z_, d_, q_;  // CG's vectors (d_ padded as a level's x)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "bodies.h"
 #include "boundary.h"
@@ -53,10 +54,13 @@ struct WorldState {
   // collide()'s contacts with bodies, the forces summed for Box2D.
   std::vector<Obstacle> solids;
   std::vector<int> body_hit;
-  Array<float> hit_dvx, hit_dvy;
+  Array<float> hit_nx, hit_ny;
   std::vector<glm::dvec2> body_force;
   std::vector<double> body_torque;
   std::vector<float> body_wet;  // the share of each body's outline in the water (set_wet)
+  // The bodies' velocity change (x, y, spin) a grid solver's projection
+  // solved this substep (solved_bodies); empty where none did.
+  std::vector<glm::vec3> body_solved;
   std::vector<int> beside;      // the particles beside a body (coupling.cpp)
 
   float max_accel = 0.0f;  // largest |a| of the last substep

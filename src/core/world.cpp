@@ -386,9 +386,14 @@ float World::stable_dt() const {
     for (int i = begin; i < end; ++i) most = std::max(most, order_bits(vx[i] * vx[i] + vy[i] * vy[i]));
     return static_cast<double>(from_order_bits(most));
   });
-  const float vmax = std::sqrt(static_cast<float>(v2max));
+  float vmax = std::sqrt(static_cast<float>(v2max));
   float dt = P.dt;
-  if (!s.solver->sph_bounds()) return std::max(s.solver->dt_limit(P, vmax), 1e-6f);
+  if (!s.solver->sph_bounds()) {
+    // A grid solver's bodies cross its cells too: their fastest points.
+    for (const Body& b : s.bodies.bodies())
+      vmax = std::max(vmax, glm::length(b.velocity) + std::fabs(b.omega) * b.def.shape.reach());
+    return std::max(s.solver->dt_limit(P, vmax), 1e-6f);
+  }
   // CFL (seed 002): no particle moves more than lambda h in one step.
   if (vmax > 0.0f) dt = std::min(dt, P.cfl * P.h / vmax);
   // Force bound (Monaghan 1992): dt <= 0.25 sqrt(h / a_max), a_max the

@@ -138,6 +138,8 @@ struct BodyShape {
   static BodyShape boat(float length);
   static BodyShape polygon(const std::vector<glm::vec2>& points);
   float area() const;
+  // The farthest point of the shape from its centroid.
+  float reach() const;
 };
 const char* body_kind_name(BodyShape::Kind kind);
 
