@@ -175,7 +175,7 @@ void give_water(WorldState& s, size_t k, glm::vec2 rest) {
 // sliding speed, through the pair's reduced mass, 1 / (1/m + 1/M +
 // (r x n)^2 / I) (as LiquidFun's particle-body contacts do, and as two
 // rigid bodies' would: Mirtich 1996, "Impulse-based dynamic simulation of
-// rigid body systems", eq. 2.25). Neither bounces off an infinite mass,
+// rigid body systems"). Neither bounces off an infinite mass,
 // and the two keep their momentum. The contacts are taken one after
 // another in the particles' order, each seeing the body's velocity the
 // ones before it left (Gauss-Seidel): serially, so the result does not

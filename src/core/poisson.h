@@ -28,7 +28,7 @@
 // keep whole faces: a symmetric preconditioner all the same.
 //
 // Rigid bodies whose velocity is solved with the pressure add, per body
-// b, the term s J_b M_b^-1 J_b^T p (Batty et al. 2007, eq. 9): J_b's row
+// b, the term s J_b M_b^-1 J_b^T p (Batty et al. 2007): J_b's row
 // for cell c is the flux the body's unit velocities (x, y, spin) push
 // into c, M_b its mass and moment of inertia, s a scale the caller
 // gives. It is symmetric and positive semi-definite, so the system stays
