@@ -124,6 +124,7 @@ Obstacle body_obstacle(const Body& body, int index) {
   o.kind = Obstacle::Kind::Polygon;
   o.count = static_cast<int>(body.def.shape.points.size());
   for (int k = 0; k < o.count; ++k) o.points[k] = body.to_world(body.def.shape.points[k]);
+  o.reach = body.def.shape.reach();
   return o;
 }
 

@@ -113,9 +113,11 @@ struct Obstacle {
   glm::vec2 b{0.0f};   // second end (capsule)
   float radius = 0.0f;
   int id = 0;
-  // A polygon's corners, counter-clockwise, in the world frame.
+  // A polygon's corners, counter-clockwise, in the world frame, and the
+  // farthest of them from a (0: not known).
   std::array<glm::vec2, kMaxPoints> points{};
   int count = 0;
+  float reach = 0.0f;
   // A body's motion: the velocity at p is velocity + omega x (p - a).
   int body = -1;  // the body's index in the step's list, -1 for a static obstacle
   glm::vec2 velocity{0.0f};
