@@ -182,6 +182,9 @@ struct App {
   float tank_aspect = 0.0f;
   float want_aspect = 0.0f;     // the screen's shape, while it differs
   double want_since_ms = -1.0;  // since when
+  // The page's controls moved (the touch bar shown or turned): one step,
+  // not a hand still resizing, so the tank follows on the next frame.
+  bool relayout_now = false;
 
   bool paused = false;
   bool step_once = false;

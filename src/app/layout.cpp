@@ -98,7 +98,8 @@ float room_aspect(const App& app) {
 }
 
 // Lays the tank out again when the screen's shape has left it for a moment
-// (a rotation, a resize once the hand lets go, the panel docked or closed):
+// (a rotation, a resize once the hand lets go, the panel docked or closed),
+// or at once when the page's controls moved:
 // the particles are carried into the new tank (fit_tank), a grid scene is
 // built again in it. Only a reset starts the water over.
 namespace {
@@ -108,16 +109,20 @@ constexpr float kRelayoutTolerance = 0.04f;  // |log(aspect ratio)| left alone
 
 void follow_screen(App& app, double now) {
   const float want = room_aspect(app);
+  const bool at_once = app.relayout_now;
+  app.relayout_now = false;
   if (std::fabs(std::log(want / app.tank_aspect)) < kRelayoutTolerance) {
     app.want_since_ms = -1.0;
     return;
   }
-  if (app.want_since_ms < 0.0 || std::fabs(std::log(want / app.want_aspect)) > 0.01f) {
-    app.want_aspect = want;  // still moving: wait for it to rest
-    app.want_since_ms = now;
-    return;
+  if (!at_once) {
+    if (app.want_since_ms < 0.0 || std::fabs(std::log(want / app.want_aspect)) > 0.01f) {
+      app.want_aspect = want;  // still moving: wait for it to rest
+      app.want_since_ms = now;
+      return;
+    }
+    if (now - app.want_since_ms < kRelayoutDelayMs) return;
   }
-  if (now - app.want_since_ms < kRelayoutDelayMs) return;
   app.tank_aspect = want;
   app.want_since_ms = -1.0;
   if (!tidepool::fit_tank(app.world, want)) load(app, app.scene, app.particles_requested);

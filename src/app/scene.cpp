@@ -119,6 +119,7 @@ bool load(App& app, const std::string& scene, int particles) {
 bool set_page_controls(App& app, const std::array<float, 4>& insets) {
   for (float v : insets)
     if (!(v >= 0.0f && v <= 4096.0f)) return false;
+  if (!app.page_controls || app.insets != insets) app.relayout_now = true;
   app.page_controls = true;
   app.insets = insets;
   return true;
