@@ -193,8 +193,8 @@ void body_contacts(WorldState& s) {
     const Body& b = bodies[k];
     velocity[k] = b.velocity;
     omega[k] = b.omega;
-    inverse_mass[k] = b.mass > 0.0f ? 1.0f / b.mass : 0.0f;
-    inverse_inertia[k] = b.def.fixed_rotation || !(b.inertia > 0.0f) ? 0.0f : 1.0f / b.inertia;
+    inverse_mass[k] = b.inverse_mass();
+    inverse_inertia[k] = b.inverse_inertia();
   }
   // Along unit direction d at lever r, the pair's inverse reduced mass.
   auto inverse_reduced = [&](size_t k, glm::vec2 r, glm::vec2 d) {

@@ -345,8 +345,8 @@ void FlipSolver::rigid_columns(const WorldState& s, float dt) {
     // takes its faces' velocities).
     rigid_.start[k] = glm::vec3(b.velocity + dt * gravity, b.def.fixed_rotation ? 0.0f : b.omega);
     fallen_[k] = rigid_.start[k];
-    inverse_mass_[k] = b.mass > 0.0f ? 1.0f / b.mass : 0.0f;
-    inverse_inertia_[k] = b.def.fixed_rotation || !(b.inertia > 0.0f) ? 0.0f : 1.0f / b.inertia;
+    inverse_mass_[k] = b.inverse_mass();
+    inverse_inertia_[k] = b.inverse_inertia();
   }
   cut_.columns(g_, s.solids, type_, inverse_mass_, inverse_inertia_, &rigid_.columns);
   rigid_.solids = &s.solids;

@@ -177,6 +177,11 @@ struct Body {
   glm::vec2 drag_anchor{0.0f};  // the point it pulls, in the body's frame
   // A point of the body's own frame in the world's.
   glm::vec2 to_world(glm::vec2 local) const;
+  // 1 / mass and 1 / inertia, each 0 where the body does not move that
+  // way (fixed rotation): an impulse j at lever r changes its velocity by
+  // j / mass and its spin by (r x j) / inertia.
+  float inverse_mass() const { return mass > 0.0f ? 1.0f / mass : 0.0f; }
+  float inverse_inertia() const { return def.fixed_rotation || !(inertia > 0.0f) ? 0.0f : 1.0f / inertia; }
 };
 
 // A body as the step sees it: a moving obstacle, a disc or a convex
