@@ -79,13 +79,13 @@ double body_pressure(WorldState& s) {
   const Params& P = s.params;
   const int n = p.size();
   const size_t first = s.obstacles.size();  // the bodies follow the static obstacles in solids
-  // Each body's reach: its bounding circle grown by h.
+  // Each body's reach: its bounding circle (a disc's radius, a polygon's
+  // reach) grown by h.
   std::vector<float> reach2;
   for (size_t k = first; k < s.solids.size(); ++k) {
     const Obstacle& o = s.solids[k];
-    float r = o.radius;
-    for (int c = 0; c < o.count; ++c) r = std::max(r, glm::length(o.points[c] - o.a));
-    reach2.push_back((r + P.h) * (r + P.h));
+    const float r = std::max(o.radius, o.reach) + P.h;
+    reach2.push_back(r * r);
   }
   std::vector<int> touching(reach2.size(), 0);
   for (int i = 0; i < n; ++i) {
