@@ -92,19 +92,66 @@ TEST_CASE("a grid scene loads after a particle scene under any preset", "[scenes
       CHECK(validate(w.params()).empty());
     }
   }
-  // A spacing the grid scene's rest density cannot hold: mass 10^6 at a rest
-  // density of 0.09 is a spacing of 3 km, and 1 000 kg/m^2 over it far
-  // past mass's range. The scene keeps its own mass.
+}
+
+TEST_CASE("water that cannot fit its tank is refused, naming the field", "[scenes][params]") {
+  // A load: mass 1 000 at rest density 1 000 is a spacing of 1 m, over a
+  // quarter of the drop's 2 m tank.
   World w;
   std::string err;
-  REQUIRE(load_scene(w, "drop", SceneSetup{500, "", {{"rest_density", 0.0887f}, {"mass", 1e6f}}}, &err));
-  for (const SceneInfo& s : scenes()) {
-    if (s.default_particles != 0) continue;
-    INFO(s.name);
-    World copy = w;
-    CHECK(load_scene(copy, s.name, SceneSetup{0}, &err));
-    INFO(err);
-  }
+  CHECK_FALSE(load_scene(w, "drop", SceneSetup{500, "", {{"mass", 1000.0f}, {"h", 3.0f}}}, &err));
+  CHECK(err.find("mass = 1000, rest_density = 1000: the particle spacing") != std::string::npos);
+  CHECK(err.find("quarter of the tank's short side, 0.5 m") != std::string::npos);
+  // The same through set_params, and about 500 particles at a spacing of
+  // 0.12 m cover 7.2 m^2, over the 3 x 2 m tank; the world keeps its
+  // parameters.
+  REQUIRE(load_scene(w, "drop", SceneSetup{500}, &err));
+  const Params before = w.params();
+  Params p = before;
+  p.mass = 1000.0f;
+  p.h = 3.0f;
+  std::vector<std::string> problems = w.set_params(p);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("mass = 1000") == 0);
+  p.mass = 1000.0f * 0.12f * 0.12f;
+  p.h = 0.3f;
+  problems = w.set_params(p);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find(std::to_string(w.count()) + " particles at the particle spacing") != std::string::npos);
+  CHECK(problems[0].find("m^2, more than the tank's 6 m^2") != std::string::npos);
+  // h under one spacing.
+  p = before;
+  p.h = 0.9f * w.spacing();
+  problems = w.set_params(p);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].find("h = ") == 0);
+  CHECK(problems[0].find("must be at least one particle spacing") != std::string::npos);
+  CHECK(w.params().mass == before.mass);
+  CHECK(w.params().h == before.h);
+  // A tank reshaped so narrow that the spacing is over a quarter of its
+  // short side: 0.4 x 0.4 m at a spacing of 6 cm, to 0.8 x 0.2 m.
+  World small;
+  Params q;
+  q.mass = 1000.0f * 0.06f * 0.06f;
+  q.h = 0.12f;
+  REQUIRE(small.set_params(q).empty());
+  small.set_box(Box{{0.0f, 0.0f}, {0.4f, 0.4f}});
+  small.add_particle({0.2f, 0.1f});
+  CHECK_FALSE(fit_tank(small, 4.0f, &err));
+  CHECK(err.find("aspect = 4") == 0);
+  CHECK(err.find("quarter of the tank's short side, 0.05 m") != std::string::npos);
+  CHECK(small.box().max.x == 0.4f);
+  CHECK(fit_tank(small, 2.0f, &err));
+  // An emitter stops at a full tank: 0.16 m^2 holds 44 particles at 6 cm.
+  small.set_box(Box{{0.0f, 0.0f}, {0.4f, 0.4f}});
+  Emitter e;
+  e.position = {0.2f, 0.3f};
+  e.velocity = {0.0f, -1.0f};
+  e.width = 0.2f;
+  small.add_emitter(e);
+  for (int k = 0; k < 300; ++k) small.advance(1.0f / 60.0f);
+  CHECK(small.count() == tank_capacity(small.params(), small.box()));
+  CHECK(small.count() == 44);
 }
 
 TEST_CASE("every grid scene runs 5 s with finite fields and a divergence-free flow", "[scenes][stable]") {

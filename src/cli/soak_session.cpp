@@ -299,10 +299,13 @@ Outcome Session::do_set(Action& a) {
   Params want = world_.params();
   info->set(want, f[1]);
   const float stored = info->get(want);
-  // In its range, and h within kMaxSupportPerSpacing particle spacings
-  // (validate()'s one rule across fields).
+  // In its range, h within one and kMaxSupportPerSpacing particle spacings
+  // (validate()'s rule across fields), and the water fitting the tank at
+  // its spacing (fit_problems).
+  const float spacing = std::sqrt(want.mass / want.rest_density);
   const bool expect = std::isfinite(stored) && stored >= info->min && stored <= info->max &&
-                      want.h <= kMaxSupportPerSpacing * std::sqrt(want.mass / want.rest_density);
+                      want.h >= spacing && want.h <= kMaxSupportPerSpacing * spacing &&
+                      fit_problems(want, world_.box(), world_.count()).empty();
   const Snapshot before = snapshot();
   const Solver solver = world_.params().solver;
   const std::vector<std::string> problems = world_.set_params(want);
@@ -497,16 +500,20 @@ Outcome Session::do_lanes(Action& a) {
 }
 
 // The tank takes a new shape (fit_tank): refused, with nothing changed, for
-// an aspect out of range or a grid solver; else every particle is kept,
+// an aspect out of range, a grid solver, or water that would not fit; else every particle is kept,
 // and the tank keeps its area and takes the aspect. A turned tank pours
 // the water onto a wall: not steady play.
 Outcome Session::do_tank(Action& a) {
   if (!a.need(1)) return malformed(a.line, "tank ASPECT");
   const float aspect = a.f[0];
-  const bool expect = aspect >= kMinAspect && aspect <= kMaxAspect && world_.field() == nullptr;
-  const Snapshot before = snapshot();
   const int count = world_.count();
   const glm::vec2 size0 = world_.box().max - world_.box().min;
+  // The tank's area kept: its sides at this aspect, which the water must fit.
+  const float area = size0.x * size0.y;
+  const Box tank{{0.0f, 0.0f}, {std::sqrt(area * aspect), std::sqrt(area / aspect)}};
+  const bool expect = aspect >= kMinAspect && aspect <= kMaxAspect && world_.field() == nullptr &&
+                      fit_problems(world_.params(), tank, count).empty();
+  const Snapshot before = snapshot();
   const bool ok = fit_tank(world_, aspect);
   if (ok != expect) return fail(a.line + (ok ? ": reshaped, expected a refusal" : ": refused"));
   if (!ok) return refused(a.line, before);

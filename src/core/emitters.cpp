@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "state.h"
+#include "tidepool/world.h"
 
 namespace tidepool {
 namespace {
@@ -60,10 +61,13 @@ void emit_and_sink(WorldState& s, float dt) {
     if (any) s.compact(src.keep);
   }
   const float spacing = s.spacing();
+  // A full tank takes no more water (fit_problems): its particles would be
+  // laid over one another.
+  const int full = tank_capacity(s.params, s.box);
   for (size_t k = 0; k < src.emitters.size(); ++k) {
     const Emitter& em = src.emitters[k];
     const float asked = std::sqrt(em.velocity.x * em.velocity.x + em.velocity.y * em.velocity.y);
-    if (asked <= 0.0f || p.size() >= em.limit) continue;
+    if (asked <= 0.0f || p.size() >= std::min(em.limit, full)) continue;
     // No faster than the safety net lets any particle go (safety.cpp).
     const float speed = std::min(asked, s.params.max_speed);
     const glm::vec2 dir = em.velocity / asked, side(-dir.y, dir.x), velocity = speed * dir;
@@ -80,7 +84,8 @@ void emit_and_sink(WorldState& s, float dt) {
         // A particle whose row has already flown out of the tank is not
         // made: the walls would stack the jet's rows on one another.
         const glm::vec2 at = em.position + t * side + ahead * dir;
-        if (at.x >= s.box.min.x && at.x <= s.box.max.x && at.y >= s.box.min.y && at.y <= s.box.max.y)
+        if (at.x >= s.box.min.x && at.x <= s.box.max.x && at.y >= s.box.min.y && at.y <= s.box.max.y &&
+            p.size() < full)
           s.add_particle(at, velocity);
       }
     }

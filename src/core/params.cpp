@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "solver.h"
+#include "tidepool/world.h"
 
 namespace tidepool {
 namespace {
@@ -207,11 +208,41 @@ std::vector<std::string> validate(const Params& p, int particle_count) {
                        " particle spacings, " + format_number(kMaxSupportPerSpacing * spacing) +
                        " m (spacing = sqrt(mass / rest_density) = " + format_number(spacing) + " m)");
   }
+  if (spacing_known && p.h < spacing) {
+    problems.push_back("h = " + format_number(p.h) + ": must be at least one particle spacing, " +
+                       format_number(spacing) + " m (spacing = sqrt(mass / rest_density)): a kernel narrower " +
+                       "than the spacing finds no neighbours, and its density sums no water");
+  }
   if (particle_count > kMaxParticles || particle_count == 0) {
     problems.push_back("particles = " + std::to_string(particle_count) + ": must be in [1, " +
                        std::to_string(kMaxParticles) + "]");
   }
   return problems;
+}
+
+std::vector<std::string> fit_problems(const Params& p, const Box& box, int particles) {
+  std::vector<std::string> problems;
+  const float spacing = std::sqrt(p.mass / p.rest_density);
+  const glm::vec2 size = box.max - box.min;
+  const float short_side = std::min(size.x, size.y);
+  const std::string at = "the particle spacing sqrt(mass / rest_density) = " + format_number(spacing) + " m";
+  if (!(spacing <= 0.25f * short_side)) {
+    problems.push_back("mass = " + format_number(p.mass) + ", rest_density = " + format_number(p.rest_density) + ": " +
+                       at + " must be at most a quarter of the tank's short side, " +
+                       format_number(0.25f * short_side) + " m");
+  } else if (particles > tank_capacity(p, box)) {
+    problems.push_back("mass = " + format_number(p.mass) + ", rest_density = " + format_number(p.rest_density) + ": " +
+                       std::to_string(particles) + " particles at " + at + " cover " +
+                       format_number(static_cast<float>(particles) * spacing * spacing) + " m^2, more than the tank's " +
+                       format_number(size.x * size.y) + " m^2");
+  }
+  return problems;
+}
+
+int tank_capacity(const Params& p, const Box& box) {
+  const glm::vec2 size = box.max - box.min;
+  const double most = static_cast<double>(size.x) * size.y * p.rest_density / p.mass;
+  return most >= kMaxParticles ? kMaxParticles : most > 0.0 ? static_cast<int>(most) : 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -244,7 +275,7 @@ void seed_method(Params& q) {
 }  // namespace
 
 bool apply_preset(Params& p, std::string_view name) {
-  const float h = p.h, mass = p.mass;
+  const float h = p.h, spacing2 = p.mass / p.rest_density;
   Params q;  // start from the defaults (the "water" preset)
   if (name == "water") {
     // The defaults as declared in Params. Viscosity and wall viscosity are
@@ -302,8 +333,11 @@ bool apply_preset(Params& p, std::string_view name) {
   // Explicit pressure needs many small steps (CFL on the sound speed): let
   // the seeds' solver take them rather than fall behind real time.
   if (q.solver == Solver::Muller2003) q.max_substeps = 400;
+  // The same particles, h and spacing kept: their mass follows the
+  // preset's rest density (mass = rest_density spacing^2), so the water
+  // stays at rest on its lattice.
   q.h = h;
-  q.mass = mass;
+  q.mass = q.rest_density * spacing2;
   p = q;
   return true;
 }

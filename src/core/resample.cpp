@@ -86,7 +86,7 @@ bool World::resample(int particles) {
   p.h *= k;
   p.mass *= k * k;
   p.surface_threshold /= k;
-  if (!validate(p).empty()) return false;
+  if (!validate(p).empty() || !fit_problems(p, s.box, particles).empty()) return false;
   return relay(step, p);
 }
 

@@ -330,6 +330,8 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
     if (validate(carried).empty()) params = carried;
   }
   for (const std::string& p : validate(params)) problems.push_back(p);
+  if (problems.empty())
+    for (const std::string& p : fit_problems(params, layout.box, grid ? 0 : particles)) problems.push_back(p);
   if (!problems.empty()) {
     if (error) {
       error->clear();
@@ -443,8 +445,15 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
 // is a phone turned on its side, not a window resized.
 constexpr float kTurnRatio = 1.5f;
 
-bool fit_tank(World& world, float aspect) {
-  if (!(aspect >= kMinAspect && aspect <= kMaxAspect)) return false;
+bool fit_tank(World& world, float aspect, std::string* error) {
+  auto refuse = [&](const std::string& why) {
+    if (error) *error = why;
+    return false;
+  };
+  if (!(aspect >= kMinAspect && aspect <= kMaxAspect))
+    return refuse("aspect = " + std::to_string(aspect) + ": must be in [" + std::to_string(kMinAspect) + ", " +
+                  std::to_string(kMaxAspect) + "]");
+  if (world.field()) return refuse("aspect: a grid solver's fields are sized to its tank");
   const Box& b = world.box();
   glm::vec2 size = b.max - b.min;
   // A quarter turn counterclockwise when the tank would change between
@@ -462,7 +471,9 @@ bool fit_tank(World& world, float aspect) {
   const float k = stretch_for(size, aspect);
   const glm::mat2 stretch(k, 0.0f, 0.0f, 1.0f / k);
   const Box tank{{0.0f, 0.0f}, {size.x * k, size.y / k}};
-  return world.transform(stretch * m, stretch * offset, tank);
+  const std::vector<std::string> problems = fit_problems(world.params(), tank, world.count());
+  if (!problems.empty()) return refuse("aspect = " + std::to_string(aspect) + ": " + problems.front());
+  return world.transform(stretch * m, stretch * offset, tank) || refuse("aspect: the map is not finite");
 }
 
 bool build_dam_break(World& world, float column_w, float column_h, float tank_w, float tank_h,

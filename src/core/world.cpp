@@ -138,6 +138,7 @@ World::~World() = default;
 
 std::vector<std::string> World::set_params(const Params& params) {
   std::vector<std::string> problems = validate(params);
+  if (problems.empty()) problems = fit_problems(params, s_->box, count());
   if (!problems.empty()) return problems;
   const Params& old = s_->params;
   const bool new_solver = params.solver != old.solver || params.integrator != old.integrator;

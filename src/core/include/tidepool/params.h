@@ -192,7 +192,7 @@ std::string format_param_value(const ParamInfo& info, float value);
 
 // Every problem with p, one line each: field name, value, allowed range.
 // A particle count >= 0 is checked against kMaxParticles too ("particles"),
-// and h against kMaxSupportPerSpacing spacings.
+// and h against one and kMaxSupportPerSpacing spacings.
 // Empty when everything is valid.
 std::vector<std::string> validate(const Params& p, int particle_count = -1);
 
@@ -203,7 +203,8 @@ struct PresetInfo {
   const char* description;
 };
 const std::vector<PresetInfo>& presets();
-// Applies preset `name` to p; false if unknown. h and mass are left as they are.
+// Applies preset `name` to p; false if unknown. h and the particle spacing are
+// kept (mass follows the preset's rest density).
 bool apply_preset(Params& p, std::string_view name);
 
 }  // namespace tidepool

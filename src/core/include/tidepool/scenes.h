@@ -54,8 +54,10 @@ bool load_scene(World& world, std::string_view name, const SceneSetup& setup, st
 // portrait and landscape by more than 1.5x, as a phone turned on its side
 // turns its tank, then a stretch that keeps the water's volume. The tank
 // lands with its corner at the origin. False, and nothing changed, for a
-// grid solver or an aspect out of range.
-bool fit_tank(World& world, float aspect);
+// grid solver, an aspect out of range, or a tank the water would not fit
+// (fit_problems: its short side under four spacings), with the reason in
+// *error.
+bool fit_tank(World& world, float aspect, std::string* error = nullptr);
 
 // Support radius per particle spacing. 2.8 gives about 24 neighbours in 2D,
 // lattice sums within 0.2 % of rest density for both the poly6 and the cubic

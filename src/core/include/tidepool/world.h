@@ -25,6 +25,18 @@ namespace tidepool {
 
 struct WorldState;  // src/core/state.h
 
+// Every reason water of `particles` particles at p's spacing
+// (sqrt(mass / rest_density)) cannot fit the tank `box`, one line each,
+// naming the field: a spacing over a quarter of the tank's short side (the
+// walls' contact band, half a spacing on each side, would leave the water
+// no room to move), or particles x spacing^2 over the tank's area. Empty
+// when it fits. World::set_params, fit_tank, resample and scene loads
+// refuse what does not.
+std::vector<std::string> fit_problems(const Params& p, const Box& box, int particles);
+// The most particles the tank holds at p's spacing: its area over the
+// spacing squared (emitters stop there).
+int tank_capacity(const Params& p, const Box& box);
+
 class World {
  public:
   /// A world with these parameters (the defaults if they are invalid), no particles, a unit box.
@@ -37,7 +49,8 @@ class World {
   ~World();
 
   // --- Parameters -----------------------------------------------------------
-  /// Replaces the parameters if valid; otherwise keeps them and returns every problem (validate()).
+  /// Replaces the parameters if valid and the water fits the tank at them; otherwise keeps them and
+  /// returns every problem (validate(), fit_problems()).
   std::vector<std::string> set_params(const Params& params);
   /// The parameters in force.
   const Params& params() const;
