@@ -155,6 +155,8 @@ SeedReport run_seed(uint32_t seed, const SoakOptions& o) {
   r.refusals = s.refusals;
   r.contained_frames = s.contained_frames;
   r.steady_frames = s.steady_frames;
+  r.capped_frames = s.capped_frames;
+  r.capped_steady_frames = s.capped_steady_frames;
   r.peak_particles = s.peak_particles;
   r.peak_rss_mb = s.peak_rss / 1048576.0;
   r.closest_obstacle = s.closest_obstacle;
@@ -186,12 +188,13 @@ SoakReport run_soak(const SoakOptions& o) {
     if (o.log) {
       std::fprintf(o.log,
                    "seed %u: %ld frames, %ld actions (%ld loads, %ld solver switches, %ld refused), peak %d particles, "
-                   "peak RSS %.0f MiB, %ld steady frames, safety net in %ld frames, closest to an obstacle %.2f spacings (inside: %ld at a "
+                   "peak RSS %.0f MiB, %ld steady frames, safety net in %ld frames, backstop in %ld (%ld steady), "
+                   "closest to an obstacle %.2f spacings (inside: %ld at a "
                    "wall, %ld in a crevice), most work %.0f %% of a frame's bound, slowest frame %ld: %.0f ms, %d particles, "
                    "work %.3g (%.0f %% of its bound), "
                    "%s (%.1f s)\n",
                    r.seed, r.frames, r.actions, r.loads, r.switches, r.refusals, r.peak_particles, r.peak_rss_mb,
-                   r.steady_frames, r.contained_frames, static_cast<double>(std::isfinite(r.closest_obstacle) ? r.closest_obstacle : 0.0f),
+                   r.steady_frames, r.contained_frames, r.capped_frames, r.capped_steady_frames, static_cast<double>(std::isfinite(r.closest_obstacle) ? r.closest_obstacle : 0.0f),
                    r.wedged, r.creviced, 100.0 * r.most_work_share, r.slowest.frame, r.slowest.ms,
                    r.slowest.particles, r.slowest.work, 100.0 * r.slowest.work / r.slowest.limit,
                    r.violated ? "VIOLATION" : "ok", r.wall_seconds);
@@ -209,8 +212,13 @@ SoakReport run_soak(const SoakOptions& o) {
   if (o.log && !report.seeds.empty()) {
     std::string seeds;
     for (size_t k = 0; k < o.seeds.size(); ++k) seeds += (k ? "," : "") + std::to_string(o.seeds[k]);
-    std::fprintf(o.log, "soak: %ld frames, %ld actions, seeds %s, %d violations (%.1f s)\n", report.frames,
-                 report.actions, seeds.c_str(), report.violations, now_s() - t0);
+    long capped = 0, capped_steady = 0;
+    for (const SeedReport& r : report.seeds) {
+      capped += r.capped_frames;
+      capped_steady += r.capped_steady_frames;
+    }
+    std::fprintf(o.log, "soak: %ld frames, %ld actions, seeds %s, %d violations, backstop in %ld frames (%ld steady) (%.1f s)\n",
+                 report.frames, report.actions, seeds.c_str(), report.violations, capped, capped_steady, now_s() - t0);
     auto most = [&](auto field) {
       return *std::max_element(report.seeds.begin(), report.seeds.end(),
                                [&](const SeedReport& a, const SeedReport& b) { return field(a) < field(b); });

@@ -41,6 +41,8 @@ struct SeedReport {
   long loads = 0, switches = 0, refusals = 0;  // scene loads, solver switches, inputs refused as invalid
   long contained_frames = 0;   // frames the safety net fired (storms, extremes)
   long steady_frames = 0;      // frames of steady play (Session::steadiness), where it must not
+  long capped_frames = 0;      // frames the work bound's backstop took (a pile), and of them in steady play
+  long capped_steady_frames = 0;
   int peak_particles = 0;
   double peak_rss_mb = 0.0;
   float closest_obstacle = 0.0f;  // smallest particle-centre distance outside an obstacle [spacings]

@@ -30,6 +30,10 @@ bool Session::advance() {
   peak_since_load_ = std::max(peak_since_load_, n);
   peak_neighbours_ = std::max(peak_neighbours_, last_.mean_neighbours);
   if (st.contained) ++contained_frames;
+  if (st.cap_hits > 0) {
+    ++capped_frames;
+    if (steady) ++capped_steady_frames;
+  }
 
   if (frame_ == rules_.plant_frame) return bad("planted violation (--plant-violation)");
   if (rules_.only_planted) {
@@ -85,11 +89,14 @@ Session::Before Session::before_frame() const {
 void Session::trace_frame(bool steady, double ms) const {
   if (!rules_.trace) return;
   const FrameStats& st = last_;
+  std::string stages;
+  for (int k = 0; k < kStageCount; ++k)
+    if (st.stage_work[k] > 0.0) stages += std::string(stages.empty() ? "" : " ") + stage_name(k) + " " + fmt(st.stage_work[k]);
   std::fprintf(rules_.trace,
-               "%ld: %d particles, %d cells, %d substeps, %.1f neighbours, max speed %s, net %d, work %.3g of %.3g, %s, "
-               "%.1f ms\n",
+               "%ld: %d particles, %d cells, %d substeps, %.1f neighbours, max speed %s, net %d, work %.3g of %.3g "
+               "(%s), %d capped, %s, %.1f ms\n",
                frame_, world_.count(), st.cells, st.substeps, static_cast<double>(st.mean_neighbours),
-               fmt(st.max_speed).c_str(), st.contained_particles, st.work, st.work_limit,
+               fmt(st.max_speed).c_str(), st.contained_particles, st.work, st.work_limit, stages.c_str(), st.cap_hits,
                steady ? "steady" : "unsteady", ms);
 }
 
@@ -321,16 +328,12 @@ bool Session::check_safety_net(bool steady) {
   return true;
 }
 
-// The frame's work within its bound (World::advance). A frame takes one
-// substep whatever it costs, so that time moves: under a bound set below
-// one substep's cost, a frame of one substep is held to the largest bound.
+// The frame's work within its bound (World::advance), whatever its
+// substeps: a frame whose first step does not fit takes the backstop's.
 bool Session::check_work() {
   const FrameStats& st = last_;
-  const float bound = world_.params().work_bound;
-  const double most_bound = find_param("work_bound")->max;
-  const double limit = st.substeps == 1 ? std::max(st.work_limit, st.work_limit / bound * most_bound) : st.work_limit;
-  if (!(st.work <= limit))
-    return bad("the frame's work " + fmt(st.work) + " passed its bound " + fmt(limit) + " (" +
+  if (!(st.work <= st.work_limit))
+    return bad("the frame's work " + fmt(st.work) + " passed its bound " + fmt(st.work_limit) + " (" +
                std::to_string(st.substeps) + " substeps, " + std::to_string(world_.count()) + " particles, " +
                fmt(st.mean_neighbours) + " neighbours, " + std::to_string(st.solver_iterations) + " iterations)");
   return true;

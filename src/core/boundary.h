@@ -140,8 +140,14 @@ void collide(WorldState& s);
 
 // Moves apart the particles of an SPH solver closer than min_separation
 // rest spacings, and stops them closing (separation.cpp): the bound on
-// density, and on neighbours. Returns its work.
-double keep_apart(WorldState& s);
+// density, and on neighbours. Returns its work. With cap > 0 (the work
+// bound's backstop, World's substep) it runs whatever the density, and a
+// particle scans at most cap + 1 candidates: one with more (a cell as
+// crowded as a pile) only those within cap / 2 of it in sorted order in its
+// own cell, and every other skips those, so that each pair is kept or
+// dropped at both ends and momentum is kept; *capped gets how many
+// particles the cap cut.
+double keep_apart(WorldState& s, int cap = 0, int* capped = nullptr);
 
 // Obstacles by shape, with ids from *next_id; -1 when the shape is invalid
 // (not finite, radius <= 0).

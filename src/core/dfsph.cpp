@@ -55,8 +55,9 @@ class DfsphSolver final : public SolverBase<DfsphSolver> {
   void step(WorldState& s, float dt, StageClock& clock, FrameStats& st) override {
     const int n = s.particles.size();
     density_pass(s);
+    // A pass over the lists costs their pairs; a scan, every candidate.
     const double sweep = sweep_work(n, mean_neighbours(n));
-    st.work += sweep;
+    st.work += s.candidate_sum;
     clock.lap(kStageDensity);
     // Bender & Koschier 2015, Alg. 1: the divergence solve ends the
     // previous step in the paper; it runs first here, on fresh neighbours.
@@ -67,7 +68,7 @@ class DfsphSolver final : public SolverBase<DfsphSolver> {
     forces.wall_gy = wall_gy_.data();
     forces.wall_lap = wall_lap_.data();
     compute_forces(s, dt, forces);
-    st.work += sweep;
+    st.work += s.candidate_sum;
     clock.lap(kStageForces);
     float error = 0.0f;
     st.solver_iterations += density_solve(s, dt, &error, sweep, st);
@@ -89,11 +90,21 @@ class DfsphSolver final : public SolverBase<DfsphSolver> {
 
   DensityKernel density_kernel() const override { return DensityKernel::Cubic; }
 
-  float mean_neighbours(int n) const override {
-    if (neighbours_.size() != static_cast<size_t>(n) || n == 0) return 0.0f;
+  // Its two scans (the density pass, the forces), each solve's warm start
+  // and first prediction over the lists (at most every candidate), the
+  // integration and the solves' passes over the particles.
+  double least_work(const WorldState& s) const override {
+    return 8.0 * s.candidate_sum + kSphParticleTail * s.particles.size();
+  }
+
+  // Over the particles of its last density pass: an emitter or a sink may
+  // have changed the count since.
+  float mean_neighbours(int) const override {
+    const size_t n = neighbours_.size();
+    if (n == 0) return 0.0f;
     double sum = 0.0;
-    for (int i = 0; i < n; ++i) sum += neighbours_[i];
-    return static_cast<float>(sum / n);
+    for (size_t i = 0; i < n; ++i) sum += neighbours_[i];
+    return static_cast<float>(sum / static_cast<double>(n));
   }
 
   size_t bytes() const override {
@@ -451,7 +462,8 @@ int DfsphSolver::solve(WorldState& s, float dt, bool divergence, float* error_ou
     ++st.solver_passes;
     st.work += sweep;
     if ((error <= P.tolerance && top <= P.max_compression) || it >= P.max_iterations ||
-        !within_bound(st, (2.0 + kSphStepTail) * sweep + kSphParticleTail * n))
+        !within_bound(st, (2.0 + kSphListTail) * sweep + kSphScanTail * s.candidate_sum + kSphParticleTail * n +
+                              shared_least(s)))
       break;
     // kappa dt^2: (rho* - rho0) alpha (eq. 12) or dt (D rho/Dt) alpha (eq. 8).
     const float scale = divergence ? dt : 1.0f;

@@ -92,9 +92,19 @@ class FlipSolver final : public SolverBase<FlipSolver> {
     const Shape g = shape(s);
     return kOrdinaryPerParticle * s.particles.size() + kOrdinaryGridPasses * g.nx * g.ny;
   }
+  // Its two transfers, and the least of each viscous solve and of the
+  // projection (an iteration and the two passes around it), over the whole
+  // grid.
+  double least_work(const WorldState& s) const override {
+    const Shape g = shape(s);
+    return 2.0 * s.particles.size() + (2.0 + 3.0 * 3.0) * g.nx * g.ny;
+  }
   size_t bytes() const override;
 
  private:
+  // What its step does after a solve besides its passes over the cells:
+  // the transfer back's per particle, and the shared stages.
+  static double tail(const WorldState& s) { return s.particles.size() + shared_least(s); }
   // The grid fit() lays over the box: cells of flip_cell spacings (or more,
   // where the box would hold more than kMaxCells along a side), at least 4
   // along each side.
@@ -472,20 +482,21 @@ void FlipSolver::viscosity(const WorldState& s, float dt, FrameStats& st) {
   };
   const float walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   const FaceRect fu = u_faces(), fv = v_faces();
+  const double reserve = tail(s);
   free_.resize(std::max(g_.u.size(), g_.v.size()));
   for (int j = fu.j0; j < fu.j1; ++j)
     for (int i = fu.i0; i < fu.i1; ++i) {
       const int k = g_.u_index(i, j);
       free_[k] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j)) && u_share(k) > 0.0f;
     }
-  st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, passes_within(st, double(fu.cells()), kViscousIterations), fu,
+  st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, passes_within(st, double(fu.cells()), kViscousIterations, reserve), fu,
                            &work_);
   for (int j = fv.j0; j < fv.j1; ++j)
     for (int i = fv.i0; i < fv.i1; ++i) {
       const int k = g_.v_index(i, j);
       free_[k] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j)) && v_share(k) > 0.0f;
     }
-  st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, passes_within(st, double(fv.cells()), kViscousIterations), fv,
+  st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, passes_within(st, double(fv.cells()), kViscousIterations, reserve), fv,
                            &work_);
 }
 
@@ -665,7 +676,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   if (tension) surface_tension(s, dt);
   const bool bodies = cutting_ && !s.bodies.empty();
   if (bodies) rigid_columns(s, dt);
-  project(&g_, type_, P.pressure_tolerance, passes_within(st, static_cast<double>(w.cells()), P.pressure_iterations),
+  project(&g_, type_, P.pressure_tolerance, passes_within(st, static_cast<double>(w.cells()), P.pressure_iterations, tail(s)),
           s.loops, &poisson_, &phi_, &rhs_, &source_, P.max_speed, FreeSurface{&fill_, tension ? &held_ : nullptr, &surface_}, w,
           cutting_ ? &cut_ : nullptr, bodies ? &rigid_ : nullptr, P.rest_density)
       .record(st);

@@ -111,6 +111,12 @@ class Grid {
     for_each_forward_range(i, i, f);
   }
 
+  // The sorted-index range [*begin, *end) of the cell of sorted point i.
+  void cell_range(int i, int* begin, int* end) const {
+    *begin = start_[cell_[i]];
+    *end = start_[cell_[i] + 1];
+  }
+
   // Whether sorted points i and i + 1 < end share a cell row, at most
   // kPairColumns columns apart (half a radius): then both their forward
   // ranges are covered by the ranges of for_each_forward_range(i, i + 1),

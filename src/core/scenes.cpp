@@ -319,15 +319,15 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
     if (mass_set) res.spacing = std::sqrt(params.mass / params.rest_density);
   } else if (problems.empty() && !mass_set) {
     // A grid scene has no particles to size: the world's particle spacing
-    // carries over, its mass following this scene's rest density, so that
-    // h keeps its measure in spacings (validate()). A spacing that would
-    // put the mass out of its range (a rest density swept to its end) does
-    // not: the scene's own mass stays.
-    const Params& before = world.params();
-    const float spacing = std::sqrt(before.mass / before.rest_density);
-    Params carried = params;
-    carried.mass = params.rest_density * spacing * spacing;
-    if (validate(carried).empty()) params = carried;
+    // and h carry over (apply_preset: the mass follows this scene's rest
+    // density), so that particles a switch of solver brings keep their
+    // measure. Where they would not hold here (a mass out of its range, a
+    // spacing over a quarter of this tank), the defaults' spacing and h do.
+    if (!validate(params).empty() || !fit_problems(params, layout.box, 0).empty()) {
+      const Params defaults;
+      if (!h_set) params.h = defaults.h;
+      params.mass = params.rest_density * defaults.mass / defaults.rest_density;
+    }
   }
   for (const std::string& p : validate(params)) problems.push_back(p);
   if (problems.empty())

@@ -52,9 +52,10 @@ glm::vec2 pair_direction(uint32_t a, uint32_t b) {
 
 }  // namespace
 
-double keep_apart(WorldState& s) {
+double keep_apart(WorldState& s, int cap, int* capped) {
   Particles& p = s.particles;
   const int n = p.size();
+  if (capped) *capped = 0;
   if (n < 2 || !s.solver->sorts_particles()) return 0.0;
   const float dense = kDenseTrigger * s.params.rest_density;
   const double densest = s.loops.max_over(n, [&](int begin, int end) {
@@ -62,7 +63,7 @@ double keep_apart(WorldState& s) {
     for (int i = begin; i < end; ++i) most = std::max(most, p.density[i]);
     return static_cast<double>(most);
   });
-  if (!(densest > dense)) return n;
+  if (cap <= 0 && !(densest > dense)) return n;
   // Never past half of h: a rest spacing made huge at once (a mass raised
   // a thousandfold) would otherwise push the whole water apart by metres,
   // into the walls, where it piles up.
@@ -72,20 +73,40 @@ double keep_apart(WorldState& s) {
     a->resize(static_cast<size_t>(n));
   const Grid& grid = s.search.grid();
   // Calls f(j, dx, dy, r2) for each particle j closer than d to i, and
-  // returns the candidates it looked at.
+  // returns the candidates it looked at. Under a cap, a particle with more
+  // candidates than it (the count depends on its cell alone, so the whole
+  // cell is over) scans the window of its cell within half the cap of it,
+  // and the others skip it: a pair is seen from both ends or from neither.
+  const int* const count = s.candidates.data();
+  const int half = cap / 2;
   auto close_pairs = [&](int i, auto&& f) {
     const float xi = p.x[i], yi = p.y[i];
     double seen = 0.0;
-    grid.for_each_range(i, [&](int b, int e) {
+    auto scan = [&](int b, int e) {
       seen += e - b;
       for (int j = b; j < e; ++j) {
+        if (cap > 0 && count[j] > cap && count[i] <= cap) continue;
         const float dx = xi - p.x[j], dy = yi - p.y[j];
         const float r2 = dx * dx + dy * dy;
         if (j != i && r2 < d2) f(j, dx, dy, r2);
       }
-    });
+    };
+    if (cap > 0 && count[i] > cap) {
+      int b = 0, e = 0;
+      grid.cell_range(i, &b, &e);
+      scan(std::max(b, i - half), std::min(e, i + half + 1));
+    } else {
+      grid.for_each_range(i, scan);
+    }
     return seen;
   };
+  if (capped) {
+    *capped = static_cast<int>(s.loops.sum_over(n, [&](int begin, int end) {
+      double over = 0.0;
+      for (int i = begin; i < end; ++i) over += cap > 0 && count[i] > cap;
+      return over;
+    }));
+  }
   // A particle in k close pairs would take k corrections, each of which
   // alone resolves its pair: a Jacobi pass over-corrects a crowd k times
   // and throws it apart. Each pair's correction is shared out by the

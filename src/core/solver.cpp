@@ -17,16 +17,14 @@ std::unique_ptr<FluidSolver> make_flip(const Params& params);    // flip.cpp
 float FluidSolver::dt_limit(const Params&, float) const { return std::numeric_limits<float>::infinity(); }
 bool FluidSolver::fill_dye(const WorldState&, const Box&, glm::vec3) { return false; }
 
-// An SPH solver's ordinary frame: kOrdinarySweeps passes over
-// neighbourhoods at rest density, where a particle has the pi (h / spacing)^2
-// lattice points within h, itself included (and at least itself). Two
-// passes a step, DFSPH's solves a few more, and 2 to 40 steps a frame: over
+// An SPH solver's ordinary frame: kOrdinarySweeps scans of the cells at
+// rest density (rest_candidates a particle). Two scans a step, DFSPH's
+// solves a few passes over its lists more, and 2 to 40 steps a frame: over
 // five seconds of each particle scene, the mean frame of each preset makes
 // 20 to 70 passes (docs/physics.md, "Work").
 double FluidSolver::ordinary_work(const WorldState& s) const {
   constexpr double kOrdinarySweeps = 48.0;
-  const double ratio = s.params.h / s.spacing();
-  return kOrdinarySweeps * s.particles.size() * std::max(1.0, kPi * ratio * ratio);
+  return kOrdinarySweeps * s.particles.size() * std::max(1.0, rest_candidates(s.params.h, s.spacing()));
 }
 
 const std::vector<SolverEntry>& solver_registry() {

@@ -55,8 +55,13 @@ class StageClock {
 
 // The work of one pass over the neighbourhoods of n particles with
 // `neighbours` each on average (FrameStats::work): a term per particle and
-// neighbour, itself included.
+// neighbour, itself included. A pass over the neighbour lists costs this;
+// a scan of the cells costs every candidate in them (WorldState::candidate_sum).
 inline double sweep_work(int n, float neighbours) { return n * (1.0 + static_cast<double>(neighbours)); }
+
+// A particle's candidates at rest density: its five cell ranges cover
+// 81/16 h^2 (neighbour_grid.h) at a particle per spacing^2.
+inline double rest_candidates(float h, float spacing) { return 81.0 / 16.0 * (h / spacing) * (h / spacing); }
 
 // Whether work of `next` more fits in the frame's work bound.
 inline bool within_bound(const FrameStats& st, double next) { return st.work + next <= st.work_limit; }
@@ -65,18 +70,25 @@ inline bool within_bound(const FrameStats& st, double next) { return st.work + n
 // iterative solve (the other solves' least, advection, the transfer back):
 // the room its solves leave.
 constexpr double kGridStepTail = 24.0;
-// What an SPH step may still do after an iteration of its solves: passes
-// over the neighbourhoods (the other solve's least, the forces, the minimum
-// distance's two over its candidates) and over the particles (the
-// integration, the minimum distance's, the boundaries).
-constexpr double kSphStepTail = 10.0, kSphParticleTail = 8.0;
+// What an SPH step may still do after an iteration of its solves, besides
+// the shared stages (shared_least): passes over the lists (the other
+// solve's warm start and first prediction, with room to spare), a scan
+// (the forces) and passes over the particles (the integration, the solves').
+constexpr double kSphListTail = 4.0, kSphScanTail = 1.0, kSphParticleTail = 8.0;
+
+// The least work of a particle step's shared stages at the sort's counts
+// (world.cpp): the minimum distance's two scans and passes over the
+// particles, the boundaries' over every obstacle, body and sink, the
+// safety net's.
+double shared_least(const WorldState& s);
 
 // How many more passes of `cost` each the frame's work bound leaves room
-// for with kGridStepTail more after them: at least 1, so that a step always
-// makes progress, and at most cap.
-inline int passes_within(const FrameStats& st, double cost, int cap) {
+// for with kGridStepTail more after them and `reserve` (the work of the
+// step's other stages: its transfers back, the shared stages): at least 1,
+// so that a step always makes progress, and at most cap.
+inline int passes_within(const FrameStats& st, double cost, int cap, double reserve) {
   if (!(cost > 0.0)) return cap;
-  const double room = (st.work_limit - st.work) / cost - kGridStepTail;
+  const double room = (st.work_limit - st.work - reserve) / cost - kGridStepTail;
   return room >= cap ? cap : room < 1.0 ? 1 : static_cast<int>(room);
 }
 
@@ -115,6 +127,10 @@ class FluidSolver {
   // this state's size: its particles, or its cells. The frame's bound is
   // params.work_bound times it (World::advance).
   virtual double ordinary_work(const WorldState& s) const;
+  // Its least work in a step (a particle solver's at the sort's counts,
+  // s.candidate_sum): its passes that no bound may skip. World's substep
+  // admits a step by it.
+  virtual double least_work(const WorldState& s) const = 0;
   // Bytes of its per-particle arrays and scratch.
   virtual size_t bytes() const = 0;
 

@@ -202,6 +202,15 @@ StableFluids::Shape StableFluids::shape(const WorldState& s) {
   return g;
 }
 
+// The advections (both fields, with MacCormack's correction), and the
+// least of each viscous solve and of the projection: an iteration and the
+// two passes around it (diffuse_faces, project).
+double StableFluids::least_work(const WorldState& s) const {
+  const Shape g = shape(s);
+  const double carry = s.params.advection == Advection::MacCormack ? 2.0 : 1.0;
+  return (5.0 * carry + 1.0 + 3.0 * 3.0) * g.nx * g.ny;
+}
+
 double StableFluids::ordinary_work(const WorldState& s) const {
   constexpr double kOrdinaryPasses = 24.0;
   const Shape g = shape(s);

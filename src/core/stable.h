@@ -47,6 +47,7 @@ class StableFluids final : public SolverBase<StableFluids> {
   // viscous solve at Re 100 takes some 30 iterations a step): 3 ordinary
   // frames, under half the work bound.
   double ordinary_work(const WorldState& s) const override;
+  double least_work(const WorldState& s) const override;
   struct Shape {
     int nx = 0, ny = 0;
     float dx = 0.0f;

@@ -214,12 +214,13 @@ void StableFluids::diffuse(const WorldState& s, float dt, FrameStats& st) {
   const float u_walls[4] = {0.0f, 0.0f, 0.0f, lid_};
   const float v_walls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   const FaceRect fu{0, 0, nx + 1, ny}, fv{0, 0, nx, ny + 1};
-  st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, u_walls, a, passes_within(st, double(fu.cells()), kViscousIterations), fu,
+  const double reserve = shared_least(s);
+  st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, u_walls, a, passes_within(st, double(fu.cells()), kViscousIterations, reserve), fu,
                            &scratch_);
   free_.resize(g_.v.size());
   for (int j = 0; j <= ny; ++j)
     for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = open_v(i, j);
-  st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, v_walls, a, passes_within(st, double(fv.cells()), kViscousIterations), fv,
+  st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, v_walls, a, passes_within(st, double(fv.cells()), kViscousIterations, reserve), fv,
                            &scratch_);
 }
 
@@ -227,7 +228,7 @@ void StableFluids::diffuse(const WorldState& s, float dt, FrameStats& st) {
 
 void StableFluids::project(const WorldState& s, FrameStats& st) {
   const Params& P = s.params;
-  const int cap = passes_within(st, static_cast<double>(g_.nx) * g_.ny, P.pressure_iterations);
+  const int cap = passes_within(st, static_cast<double>(g_.nx) * g_.ny, P.pressure_iterations, shared_least(s));
   tidepool::project(&g_, type_, P.pressure_tolerance, cap, s.loops, &poisson_, &phi_, &rhs_, nullptr, P.max_speed)
       .record(st);
 }

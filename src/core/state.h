@@ -49,6 +49,11 @@ struct WorldState {
   std::vector<uint8_t> near_wall;
   Array<float> colour_lap;  // the colour field's Laplacian (forces pass)
   Array<float> apart_x, apart_y, apart_vx, apart_vy, apart_count;  // keep_apart's (separation.cpp)
+  // Each particle's candidates (the particles in its five cell ranges,
+  // itself included: what a scan of it visits), counted after the sort,
+  // and their sum (count_candidates, world.cpp).
+  Array<int> candidates;
+  double candidate_sum = 0.0;
   // What the stages collide with: the static obstacles, then the bodies as
   // moving ones (gather_solids, coupling.cpp); and the coupling's scratch:
   // collide()'s contacts with bodies, the forces summed for Box2D.

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "coupling.h"
+#include "integrate.h"
 #include "pointers.h"
 #include "safety.h"
 #include "simd.h"
@@ -330,51 +331,120 @@ int World::lanes() const { return s_->lanes; }
 
 namespace {
 
-void substep(WorldState& s, float dt, const Clock& clock, FrameStats& st) {
+// Counts each particle's candidates from the sorted grid's cell starts:
+// five ranges a particle, so O(n) whatever the crowding.
+void count_candidates(WorldState& s) {
+  const int n = s.particles.size();
+  const Grid& grid = s.search.grid();
+  s.candidates.resize(static_cast<size_t>(n));
+  int* const count = s.candidates.data();
+  s.candidate_sum = s.loops.sum_over(n, [&](int begin, int end) {
+    double sum = 0.0;
+    for (int i = begin; i < end; ++i) {
+      int c = 0;
+      grid.for_each_range(i, [&](int b, int e) { c += e - b; });
+      count[i] = c;
+      sum += c;
+    }
+    return sum;
+  });
+}
+
+// The backstop of the work bound: the frame's first step, where even its
+// least work does not fit (a pile, every particle a candidate of every
+// other), moves the particles by gravity and parts the closest pairs
+// (keep_apart), each particle scanning at most the candidates that fit:
+// no pressure, so no pair term is lost at one end only. Returns the cap.
+int relieve(WorldState& s, float dt, FrameStats& st) {
+  Particles& p = s.particles;
+  const int n = p.size();
+  const Params& P = s.params;
+  const Carried carried = s.solver->carried();
+  s.loops.parallel(n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      p.ax[i] = P.gravity_x;
+      p.ay[i] = P.gravity_y;
+    }
+  });
+  if (carried.half_vx) integrate(s, dt, Integration::Leapfrog, carried.half_vx, carried.half_vy);
+  else integrate(s, dt, Integration::SymplecticEuler);
+  st.work += n;
+  const double room = (st.work_limit - st.work - shared_least(s) + 2.0 * s.candidate_sum) / (2.0 * n);
+  return room >= 1e9 ? 1000000000 : room > 3.0 ? static_cast<int>(room) - 1 : 2;
+}
+
+// One step; false, with nothing moved, where it is not the frame's first
+// and its least work at the sort's counts does not fit the frame's bound.
+bool substep(WorldState& s, float dt, const Clock& clock, FrameStats& st) {
   StageClock stages(clock, st);
   st.timed = static_cast<bool>(clock);
-  ++st.substeps;
-  st.dt = dt;
   // The bodies (coupling.cpp): the water's step sees them where they are,
   // and sums its forces on them; Box2D moves them; the particles then
   // leave them where they have moved to.
   start_sums(s);
   gather_solids(s);
   const bool particles = s.solver->moves_particles() && s.particles.size() > 0;
+  const bool sorted = particles && s.solver->sorts_particles();
+  bool relief = false;
+  if (sorted) {
+    if (st.substeps > 0 && !within_bound(st, 2.0 * s.particles.size())) return false;
+    s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.solids.empty(), s.loops,
+                  &s.near_wall);
+    count_candidates(s);
+    st.work += 2.0 * s.particles.size();
+    stages.lap(kStageNeighbours);
+  } else {
+    s.candidate_sum = 0.0;
+  }
+  if (!within_bound(st, s.solver->least_work(s) + shared_least(s))) {
+    if (st.substeps > 0) return false;
+    relief = sorted;
+  }
+  ++st.substeps;
+  st.dt = dt;
+  int cap = 0;
   if (!s.solver->moves_particles()) {
     s.solver->step(s, dt, stages, st);
+  } else if (relief) {
+    cap = relieve(s, dt, st);
   } else if (particles) {
-    if (s.solver->sorts_particles()) {
-      s.search.sort(s.particles, s.solver->carried(), s.params.h, s.box, !s.solids.empty(), s.loops,
-                    &s.near_wall);
-      st.work += s.particles.size();
-      stages.lap(kStageNeighbours);
-    }
     s.solver->step(s, dt, stages, st);
-    if (s.solver->sorts_particles()) st.work += body_pressure(s);
+    if (sorted) st.work += body_pressure(s);
   }
   if (!s.bodies.empty()) {
     step_bodies(s, dt);
     gather_solids(s);
     stages.lap(kStageBodies);
   }
+  const double n = s.particles.size();
   if (particles) {
-    st.work += keep_apart(s);
+    int capped = 0;
+    st.work += keep_apart(s, cap, &capped);
+    st.cap_hits += capped;
     collide(s);
     body_contacts(s);
-    st.work += s.particles.size();
+    st.work += n * (1.0 + static_cast<double>(s.solids.size()));
   }
+  st.work += n * static_cast<double>(s.sources.sinks.size());
   emit_and_sink(s, dt);
   const int contained = contain(s);
   if (contained > 0) {
     st.contained = true;
     st.contained_particles += contained;
   }
+  st.work += s.particles.size();
   stages.lap(kStageBoundaries);
   s.time += dt;
+  return true;
 }
 
 }  // namespace
+
+double shared_least(const WorldState& s) {
+  const double n = s.particles.size();
+  return 2.0 * s.candidate_sum +
+         n * (6.0 + static_cast<double>(s.solids.size()) + static_cast<double>(s.sources.sinks.size()));
+}
 
 float World::stable_dt() const {
   const WorldState& s = *s_;
@@ -410,15 +480,20 @@ float World::stable_dt() const {
 namespace {
 // The work bound (Params::work_bound): the frame's limit is work_bound
 // ordinary frames of the largest size the world has had in it during the
-// frame (an emitter may fill an empty tank). A substep but the first is
-// taken where twice what the last one cost still fits under it; a frame
-// always takes one, so time always moves. Within a substep the iterative
-// solves stop where the limit leaves no room for another pass and the rest
-// of the step (within_bound, passes_within), and the other passes are
-// bounded by the particles' minimum distance (separation.cpp) or by the
-// grid's cells.
+// frame (an emitter may fill an empty tank). A substep is admitted where
+// its least work (a particle solver's at the candidates its sort counted)
+// fits with the shared stages' (substep); a frame always takes one, so time
+// always moves, and a particle solver's first that does not fit is the
+// backstop's (relieve). Within a substep the iterative solves stop where
+// the limit leaves no room for another pass and the rest of the step
+// (within_bound, passes_within).
 void raise_limit(const WorldState& s, FrameStats& st) {
-  const double limit = static_cast<double>(s.params.work_bound) * s.solver->ordinary_work(s);
+  // An ordinary frame's contacts too: each of its particles tested against
+  // every obstacle, body and sink in each of kOrdinaryContactPasses steps.
+  constexpr double kOrdinaryContactPasses = 4.0;
+  const double contacts = static_cast<double>(s.obstacles.size() + s.bodies.bodies().size() + s.sources.sinks.size());
+  const double ordinary = s.solver->ordinary_work(s) + kOrdinaryContactPasses * s.particles.size() * contacts;
+  const double limit = static_cast<double>(s.params.work_bound) * ordinary;
   st.work_limit = st.substeps == 0 ? limit : std::max(st.work_limit, limit);
 }
 }  // namespace
@@ -428,7 +503,6 @@ FrameStats World::advance(float frame_time, const Clock& clock) {
   FrameStats st;
   if (!std::isfinite(frame_time) || frame_time < 0.0f) frame_time = 0.0f;
   const Params& P = s.params;
-  double last = 0.0;  // the last substep's work
   // One more substep; false, the frame ended early, where the caps allow none.
   auto next_substep = [&](float dt) {
     if (st.substeps >= P.max_substeps) {
@@ -436,13 +510,10 @@ FrameStats World::advance(float frame_time, const Clock& clock) {
       return false;
     }
     raise_limit(s, st);
-    if (st.substeps > 0 && !within_bound(st, 2.0 * last)) {
+    if (!substep(s, dt, clock, st)) {
       st.work_cap_hit = true;  // the same
       return false;
     }
-    const double before = st.work;
-    substep(s, dt, clock, st);
-    last = st.work - before;
     return true;
   };
   if (P.adaptive_dt) {

@@ -66,6 +66,9 @@ struct FrameStats {
   std::array<double, kStageCount> stage_work{};  // work by stage
   double work_limit = std::numeric_limits<double>::infinity();  // none until a frame sets it
   bool work_cap_hit = false;
+  // Particles whose scans the work bound's backstop cut (World::advance: a
+  // pile whose least step does not fit the frame), summed over substeps.
+  int cap_hits = 0;
   bool contained = false;            // safety net clamped speeds or removed NaNs
   int contained_particles = 0;
   // Grid solvers: cells, and the largest |div u| [1/s] the last projection
