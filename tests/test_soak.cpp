@@ -8,6 +8,7 @@
 #include <string>
 
 #include "soak.h"
+#include "tidepool/params.h"
 
 using namespace tidepool_cli;
 
@@ -54,6 +55,17 @@ TEST_CASE("soak: a planted violation writes a reproducer that replays to it", "[
   CHECK(text.find("\nseed 7\n") != std::string::npos);
   CHECK(text.find("\nplant " + std::to_string(kPlant) + "\n") != std::string::npos);
   CHECK(text.find(" load ") != std::string::npos);  // it starts at the last scene load
+  // Every parameter, in one action ahead of the load: a grid scene carries
+  // the spacing over, and its reproducer replays to its hash only with the
+  // rest density that set it.
+  const size_t at = text.find(" params ");
+  REQUIRE(at != std::string::npos);
+  const std::string params = text.substr(at, text.find('\n', at) - at);
+  for (const tidepool::ParamInfo& info : tidepool::param_table()) {
+    INFO(info.name);
+    CHECK(params.find(std::string(" ") + info.name + "=") != std::string::npos);
+  }
+  CHECK(at < text.find(" load "));
 
   const ReplayReport p = replay_soak(s.repro_path, nullptr);
   INFO(p.error);

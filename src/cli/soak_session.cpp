@@ -245,6 +245,7 @@ Outcome Session::dispatch(const std::vector<std::string>& t, const std::string& 
   if (verb == "sink") return do_sink(a);
   if (verb == "dye") return do_dye(a);
   if (verb == "lanes") return do_lanes(a);
+  if (verb == "params") return do_params(a);
   if (verb == "tank") return do_tank(a);
   if (verb == "clear") {
     world_.clear_particles();
@@ -264,21 +265,23 @@ Outcome Session::do_load(Action& a, size_t log_mark) {
                       (info->default_particles == 0 ? n == 0 : n >= 0 && n <= kMaxParticles);
   const Snapshot before = snapshot();
   const int lanes = world_.lanes();
-  const float h = world_.params().h, mass = world_.params().mass;
+  const Params params = world_.params();
   std::string err;
   const bool ok = load_scene(world_, t[1], SceneSetup{static_cast<int>(n), preset, {}, 0.0f, {}}, &err);
   if (ok != expect) return fail(a.line + ": " + (ok ? "loaded, expected a refusal" : "refused: " + err));
   if (!ok) return refused(a.line, before);
-  start_after_load(log_mark, lanes, h, mass);
+  start_after_load(log_mark, lanes, params);
   return Outcome::Ok;
 }
 
-// The reproducer starts at a load, with what the load keeps from before.
-void Session::start_after_load(size_t log_mark, int lanes, float h, float mass) {
+// The reproducer starts at a load, with what the load may keep from
+// before: the lanes, and every parameter in one action (a load reads h
+// and the spacing; a grid scene carries the spacing over).
+void Session::start_after_load(size_t log_mark, int lanes, const Params& params) {
+  std::string all = std::to_string(frame_) + " params";
+  for (const ParamInfo& info : param_table()) all += std::string(" ") + info.name + "=" + fmt(info.get(params));
   log_.erase(log_.begin(), log_.begin() + static_cast<long>(log_mark));
-  log_.insert(log_.begin(), {std::to_string(frame_) + " lanes " + std::to_string(lanes),
-                             std::to_string(frame_) + " set h " + fmt(h),
-                             std::to_string(frame_) + " set mass " + fmt(mass)});
+  log_.insert(log_.begin(), {std::to_string(frame_) + " lanes " + std::to_string(lanes), all});
   ++loads;
   v0_ = world_.params();
   have_v0_ = true;
@@ -496,6 +499,26 @@ Outcome Session::do_lanes(Action& a) {
   const int l = world_.lanes();
   if ((l != 1 && l != 4 && l != 8) || l > World::simd_width() || (n >= 1 && l > n))
     return fail(a.line + ": lanes() = " + std::to_string(l));
+  return Outcome::Ok;
+}
+
+// A reproducer's first action after the lanes: the world as it stood
+// before its load, with every parameter as logged (name=value each).
+Outcome Session::do_params(Action& a) {
+  Params p;
+  for (size_t k = 1; k < a.t.size(); ++k) {
+    const std::string& kv = a.t[k];
+    const size_t eq = kv.find('=');
+    const ParamInfo* info = eq == std::string::npos ? nullptr : find_param(kv.substr(0, eq));
+    float v = 0.0f;
+    if (!info || !parse_float(kv.substr(eq + 1), &v)) return malformed(a.line, "params NAME=VALUE...");
+    info->set(p, v);
+  }
+  if (!validate(p).empty()) return malformed(a.line, validate(p).front().c_str());
+  World fresh(p);
+  fresh.set_lanes(world_.lanes());
+  fresh.set_parallel_for(world_.parallel_for());
+  world_ = std::move(fresh);
   return Outcome::Ok;
 }
 

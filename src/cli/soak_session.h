@@ -18,9 +18,10 @@
 // 0.15"), and the session (class Session, below) executes the line, not the
 // decision behind it: the log of lines is the game, and a reproducer is the
 // log since the last scene load (a load replaces the whole world, so what
-// came before cannot matter; the few values a load keeps, the lanes and h
-// and mass, are logged ahead of it). Floats are written with 9 significant
-// digits, which read back to the same float.
+// came before cannot matter; what a load may keep, the lanes and the
+// parameters, is logged ahead of it, every parameter in one "params"
+// action). Floats are written with 9 significant digits, which read back
+// to the same float.
 //
 // Checked after each action: valid input is taken, invalid input is refused
 // and changes nothing (parameters and state hash compared bit for bit).
@@ -253,7 +254,8 @@ class Session {
   // The actions, one member per verb or family of verbs.
   Outcome dispatch(const std::vector<std::string>& t, const std::string& line, size_t log_mark);
   Outcome do_load(Action& a, size_t log_mark);
-  void start_after_load(size_t log_mark, int lanes, float h, float mass);
+  void start_after_load(size_t log_mark, int lanes, const tidepool::Params& params);
+  Outcome do_params(Action& a);
   Outcome do_set(Action& a);
   Outcome do_pointers(Action& a);
   Outcome do_shape(Action& a);
