@@ -246,6 +246,21 @@ void MullerSolver::equation_of_state(WorldState& s) {
       o.set_density(i, density);
       set_pressure(i, density);
     }
+    // An outlet buffer (the open boundaries of Federico et al. 2012, "Simulating
+    // 2D open-channel flows through an SPH model", Eur. J. Mech. B 34): within h
+    // of a sink's rim a neighbourhood is cut by the water the sink takes, so
+    // its deficit is missing water, not a stretch, and kept negative pressure
+    // would pull the water after it into the hole. There it is dropped.
+    for (const Sink& sink : s.sources.sinks) {
+      const float reach = sink.radius + P.h, reach2 = reach * reach;
+      for (int i = begin; i < end; ++i) {
+        const float dx = p.x[i] - sink.position.x, dy = p.y[i] - sink.position.y;
+        if (dx * dx + dy * dy < reach2 && pr_out[i] < 0.0f) {
+          pr_out[i] = 0.0f;
+          pr_rho_out[i] = 0.0f;
+        }
+      }
+    }
   });
 }
 
