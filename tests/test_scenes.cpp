@@ -102,6 +102,16 @@ TEST_CASE("water that cannot fit its tank is refused, naming the field", "[scene
   CHECK_FALSE(load_scene(w, "drop", SceneSetup{500, "", {{"mass", 1000.0f}, {"h", 3.0f}}}, &err));
   CHECK(err.find("mass = 1000, rest_density = 1000: the particle spacing") != std::string::npos);
   CHECK(err.find("quarter of the tank's short side, 0.5 m") != std::string::npos);
+  // Too few particles space a scene's water wider than that: one particle
+  // for the pool's 4 m^2 is a 2 m spacing in a 3 m high tank.
+  const SceneInfo* pool = find_scene("pool");
+  REQUIRE(pool);
+  CHECK(pool->min_particles == 8);  // 4 m^2 at most 0.75 m apart: 4 / 0.75^2 = 7.1
+  CHECK_FALSE(load_scene(w, "pool", SceneSetup{1}, &err));
+  CHECK(err == "particles = 1: too few for this tank: they would lie over a quarter of its short side apart; at least " +
+                   std::to_string(pool->min_particles));
+  CHECK(load_scene(w, "pool", SceneSetup{pool->min_particles}, &err));
+  CHECK_FALSE(load_scene(w, "pool", SceneSetup{pool->min_particles - 1}, &err));
   // The same through set_params, and about 500 particles at a spacing of
   // 0.12 m cover 7.2 m^2, over the 3 x 2 m tank; the world keeps its
   // parameters.

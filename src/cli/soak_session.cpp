@@ -262,7 +262,7 @@ Outcome Session::do_load(Action& a, size_t log_mark) {
   const std::string preset = t[3] == "-" ? "" : t[3];
   const SceneInfo* info = find_scene(t[1]);
   const bool expect = info && (preset.empty() || known_preset(preset)) &&
-                      (info->default_particles == 0 ? n == 0 : n >= 0 && n <= kMaxParticles);
+                      (info->default_particles == 0 ? n == 0 : n == 0 || (n >= info->min_particles && n <= kMaxParticles));
   const Snapshot before = snapshot();
   const int lanes = world_.lanes();
   const Params params = world_.params();

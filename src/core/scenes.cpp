@@ -54,6 +54,20 @@ struct SceneDef {
   std::function<Layout()> layout;
 };
 
+// The area a layout's particles fill, which sets their spacing.
+float fluid_area(const Layout& l) {
+  float area = l.area_for_spacing;
+  for (const Region& r : l.fluid) area += r.area();
+  return area;
+}
+
+// Whether `particles` particles space the layout's water within a quarter
+// of its tank's short side (fit_problems).
+bool spaced_to_fit(const Layout& l, int particles) {
+  const glm::vec2 size = l.box.max - l.box.min;
+  return std::sqrt(fluid_area(l) / static_cast<float>(particles)) <= 0.25f * std::min(size.x, size.y);
+}
+
 // Calls f(position) for each particle of region r at spacing s.
 template <class F>
 void for_each_point(const Region& r, float s, F&& f) {
@@ -298,12 +312,16 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
     mass_set |= name == "mass";
     threshold_set |= name == "surface_threshold";
   }
-  float area = layout.area_for_spacing;
-  for (const Region& r : layout.fluid) area += r.area();
+  const float area = fluid_area(layout);
   const int particles = setup.particles;
   if (!grid && (particles < 1 || particles > kMaxParticles)) {
     problems.push_back("particles = " + std::to_string(particles) + ": must be in [1, " +
                        std::to_string(kMaxParticles) + "]");
+  } else if (!grid && !mass_set && !spaced_to_fit(layout, particles)) {
+    int least = particles;
+    while (!spaced_to_fit(layout, least)) ++least;
+    problems.push_back("particles = " + std::to_string(particles) + ": too few for this tank: they would lie over a " +
+                       "quarter of its short side apart; at least " + std::to_string(least));
   }
   Resolution res{0.0f, params.h, params.mass};
   if (problems.empty() && !grid) {
@@ -406,7 +424,15 @@ bool parse_body(std::string_view text, BodyDef* out, std::string* error) {
 const std::vector<SceneInfo>& scenes() {
   static const std::vector<SceneInfo> list = [] {
     std::vector<SceneInfo> l;
-    for (const SceneDef& d : scene_defs()) l.push_back(d.info);
+    for (const SceneDef& d : scene_defs()) {
+      SceneInfo info = d.info;
+      if (info.default_particles > 0) {
+        const Layout layout = d.layout();
+        info.min_particles = 1;
+        while (!spaced_to_fit(layout, info.min_particles)) ++info.min_particles;
+      }
+      l.push_back(info);
+    }
     return l;
   }();
   return list;

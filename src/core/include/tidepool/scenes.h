@@ -15,6 +15,10 @@ struct SceneInfo {
   const char* name;
   const char* description;  // one line
   int default_particles;
+  // The fewest particles a load at the scene's own aspect takes: fewer
+  // would lie more than a quarter of the tank's short side apart
+  // (fit_problems). 0 for a grid scene.
+  int min_particles = 0;
 };
 
 const std::vector<SceneInfo>& scenes();
