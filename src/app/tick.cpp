@@ -54,6 +54,7 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
   }
   const bool cap = sum.substep_cap_hit || st.substep_cap_hit;
   const bool work_cap = sum.work_cap_hit || st.work_cap_hit;
+  const int cap_hits = sum.cap_hits + st.cap_hits;
   // The ticks' work and their limits add up (an empty sum has no limit).
   const bool empty = sum.substeps == 0 && sum.work == 0.0;
   const double work = sum.work + st.work, limit = (empty ? 0.0 : sum.work_limit) + st.work_limit;
@@ -66,6 +67,7 @@ void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
   sum.stage_work = stage_work;
   sum.substep_cap_hit = cap;
   sum.work_cap_hit = work_cap;
+  sum.cap_hits = cap_hits;
   sum.work = work;
   sum.work_limit = limit;
 }

@@ -103,11 +103,13 @@ std::string stats_json(const App& app) {
   j += ",\"spray\":" + std::to_string(f.spray);
   j += ",\"solverIterations\":" + std::to_string(f.solver_iterations);
   // The frame's work (FrameStats::work) and its bound, summed over its
-  // ticks; workCapHit: a tick ended early on the bound; slowMotion: on the
+  // ticks; workCapHit: a tick ended early on the bound; capHits: particles
+  // whose scans the bound's backstop cut (a pile); slowMotion: on the
   // bound or the substep cap, and simulated time fell behind.
   j += ",\"work\":" + json_number(f.work);
   j += ",\"workLimit\":" + json_number(f.work_limit);
   j += std::string(",\"workCapHit\":") + (f.work_cap_hit ? "true" : "false");
+  j += ",\"capHits\":" + std::to_string(f.cap_hits);
   j += std::string(",\"slowMotion\":") + (f.work_cap_hit || f.substep_cap_hit ? "true" : "false");
   // Grid solvers: their cells and the largest |div u| the projection left
   // [1/s], both 0 for particles; solverError is the last substep's final

@@ -156,7 +156,7 @@ void write_stats(FILE* f, long frame, const FrameStats& s) {
                "\"kinetic_energy\":%.6g,\"mean_neighbours\":%.4g,\"solver_iterations\":%d,"
                "\"divergence_iterations\":%d,\"solver_error\":%.6g,\"substep_cap_hit\":%s,"
                "\"contained\":%s,\"contained_particles\":%d,\"cells\":%d,\"max_divergence\":%.6g,"
-               "\"work\":%.6g,\"work_limit\":%.6g,\"work_cap_hit\":%s,\"stage_ms\":{",
+               "\"work\":%.6g,\"work_limit\":%.6g,\"work_cap_hit\":%s,\"cap_hits\":%d,\"stage_ms\":{",
                frame, s.time, s.particles, s.substeps, static_cast<double>(s.dt),
                static_cast<double>(s.max_density_error), static_cast<double>(s.mean_density_error), s.spray,
                static_cast<double>(s.max_speed), s.kinetic_energy,
@@ -164,7 +164,7 @@ void write_stats(FILE* f, long frame, const FrameStats& s) {
                s.divergence_iterations, static_cast<double>(s.solver_error),
                s.substep_cap_hit ? "true" : "false", s.contained ? "true" : "false",
                s.contained_particles, s.cells, static_cast<double>(s.max_divergence), s.work, s.work_limit,
-               s.work_cap_hit ? "true" : "false");
+               s.work_cap_hit ? "true" : "false", s.cap_hits);
   for (int k = 0; k < kStageCount; ++k)
     std::fprintf(f, "%s\"%s\":%.4f", k ? "," : "", stage_name(k), s.stage_ms[k]);
   std::fprintf(f, "},\"stage_work\":{");

@@ -81,7 +81,7 @@ size_t bytes_per_particle(const WorldState& s) {
   size_t bytes = 0;
   for (const auto* v : p.floats()) bytes += bytes_of(*v);
   for (const auto* v : {&s.normal_x, &s.normal_y, &s.inv_rho, &s.colour_lap}) bytes += bytes_of(*v);
-  bytes += bytes_of(p.id) + p.surface.capacity() + s.near_wall.capacity() + s.sources.keep.capacity();
+  bytes += bytes_of(p.id) + bytes_of(s.candidates) + p.surface.capacity() + s.near_wall.capacity() + s.sources.keep.capacity();
   bytes += s.search.bytes() + s.solver->bytes();
   return bytes / static_cast<size_t>(p.size());
 }
