@@ -225,14 +225,13 @@ std::vector<std::string> fit_problems(const Params& p, const Box& box, int parti
   const float spacing = std::sqrt(p.mass / p.rest_density);
   const glm::vec2 size = box.max - box.min;
   const float short_side = std::min(size.x, size.y);
+  const std::string fields = "mass = " + format_number(p.mass) + ", rest_density = " + format_number(p.rest_density) + ": ";
   const std::string at = "the particle spacing sqrt(mass / rest_density) = " + format_number(spacing) + " m";
   if (!(spacing <= 0.25f * short_side)) {
-    problems.push_back("mass = " + format_number(p.mass) + ", rest_density = " + format_number(p.rest_density) + ": " +
-                       at + " must be at most a quarter of the tank's short side, " +
+    problems.push_back(fields + at + " must be at most a quarter of the tank's short side, " +
                        format_number(0.25f * short_side) + " m");
   } else if (particles > tank_capacity(p, box)) {
-    problems.push_back("mass = " + format_number(p.mass) + ", rest_density = " + format_number(p.rest_density) + ": " +
-                       std::to_string(particles) + " particles at " + at + " cover " +
+    problems.push_back(fields + std::to_string(particles) + " particles at " + at + " cover " +
                        format_number(static_cast<float>(particles) * spacing * spacing) + " m^2, more than the tank's " +
                        format_number(size.x * size.y) + " m^2");
   }

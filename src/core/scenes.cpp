@@ -61,11 +61,14 @@ float fluid_area(const Layout& l) {
   return area;
 }
 
-// Whether `particles` particles space the layout's water within a quarter
-// of its tank's short side (fit_problems).
-bool spaced_to_fit(const Layout& l, int particles) {
+// The fewest particles that space the layout's water within a quarter of
+// its tank's short side (fit_problems).
+int least_particles(const Layout& l) {
   const glm::vec2 size = l.box.max - l.box.min;
-  return std::sqrt(fluid_area(l) / static_cast<float>(particles)) <= 0.25f * std::min(size.x, size.y);
+  const float most_spacing = 0.25f * std::min(size.x, size.y), area = fluid_area(l);
+  int n = 1;
+  while (!(std::sqrt(area / static_cast<float>(n)) <= most_spacing)) ++n;
+  return n;
 }
 
 // Calls f(position) for each particle of region r at spacing s.
@@ -317,11 +320,9 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   if (!grid && (particles < 1 || particles > kMaxParticles)) {
     problems.push_back("particles = " + std::to_string(particles) + ": must be in [1, " +
                        std::to_string(kMaxParticles) + "]");
-  } else if (!grid && !mass_set && !spaced_to_fit(layout, particles)) {
-    int least = particles;
-    while (!spaced_to_fit(layout, least)) ++least;
+  } else if (!grid && !mass_set && particles < least_particles(layout)) {
     problems.push_back("particles = " + std::to_string(particles) + ": too few for this tank: they would lie over a " +
-                       "quarter of its short side apart; at least " + std::to_string(least));
+                       "quarter of its short side apart; at least " + std::to_string(least_particles(layout)));
   }
   Resolution res{0.0f, params.h, params.mass};
   if (problems.empty() && !grid) {
@@ -426,11 +427,7 @@ const std::vector<SceneInfo>& scenes() {
     std::vector<SceneInfo> l;
     for (const SceneDef& d : scene_defs()) {
       SceneInfo info = d.info;
-      if (info.default_particles > 0) {
-        const Layout layout = d.layout();
-        info.min_particles = 1;
-        while (!spaced_to_fit(layout, info.min_particles)) ++info.min_particles;
-      }
+      if (info.default_particles > 0) info.min_particles = least_particles(d.layout());
       l.push_back(info);
     }
     return l;
