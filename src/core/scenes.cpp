@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <vector>
+
+#include "boundary.h"
 
 namespace tidepool {
 namespace {
@@ -364,11 +367,31 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   fresh.set_box(layout.box);
   // Room for exactly the scene's particles: added one at a time, the arrays
   // would grow by doubling, up to 2x the memory (bytes at the peak).
+  // A body of the setup displaces the water it stands in: no particle
+  // starts closer to it than collide() keeps them, where the first step
+  // would throw it out of the body at once and the water beside it with it.
+  std::vector<Obstacle> displacing;
+  for (const BodyDef& def : setup.bodies) {
+    Body b;
+    b.def = def;
+    b.position = def.position;
+    b.angle = def.angle;
+    displacing.push_back(body_obstacle(b, 0));
+  }
+  const float reach = contact_radius(res.spacing);
+  auto water = [&](glm::vec2 q) {
+    glm::vec2 normal;
+    for (const Obstacle& o : displacing)
+      if (obstacle_distance(o, q, &normal) < reach) return false;
+    return true;
+  };
   int points = 0;
-  for (const Region& r : layout.fluid) for_each_point(r, res.spacing, [&](glm::vec2) { ++points; });
+  for (const Region& r : layout.fluid) for_each_point(r, res.spacing, [&](glm::vec2 q) { points += water(q); });
   fresh.reserve(points);
   for (const Region& r : layout.fluid)
-    for_each_point(r, res.spacing, [&](glm::vec2 q) { fresh.add_particle(q, r.velocity); });
+    for_each_point(r, res.spacing, [&](glm::vec2 q) {
+      if (water(q)) fresh.add_particle(q, r.velocity);
+    });
   if (layout.extras) layout.extras(fresh, res, particles, at);
   for (const BodyDef& def : setup.bodies) {
     std::string why;
