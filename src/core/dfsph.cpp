@@ -198,8 +198,7 @@ void DfsphSolver::density_pass(WorldState& s) {
         int k = 0;  // the block's list cursor
         const int last = std::min(n, (b + 1) * NeighbourLists::kBlock);
         for (int i = b * NeighbourLists::kBlock; i < last; ++i) {
-          int candidates = 0;
-          grid.for_each_range(i, [&](int begin, int end) { candidates += end - begin; });
+          const int candidates = s.candidates[i];  // counted after the sort (World's substep)
           // Room for a pack's whole lane group past the last pair, and for
           // the padding to whole groups of the widest lanes (kListGroup),
           // which may be wider than this pass's.
