@@ -271,17 +271,21 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     await closeAll();
   });
 
-  test('auto quality keeps the water: at the new count time goes on, the water stays where it was, and a drawn disc stays', { timeout: LONG * 3 }, async (t) => {
+  test('auto quality keeps the water: a change of method resizes the count at once, time goes on, the water stays where it was, and a drawn disc stays', { timeout: LONG * 3 }, async (t) => {
     // The count changes in place (the water resampled), never by loading
     // the scene again, which would start time over and put the water back
-    // in its column.
-    const { context, page, log } = await openPage(`scene=dam-break&embed=1&${PLAIN}`, SMALL);
+    // in its column. The change is made by a change of method, which auto
+    // quality answers at once and at any page speed (quality.h: FLIP holds
+    // kFlipPerSph times SPH's count on the same budget): DFSPH at an eighth
+    // of FLIP's count, then FLIP at eight times DFSPH's.
+    const { page, log } = await openPage(`scene=dam-break&embed=1&${PLAIN}`, SMALL);
     await ready(page, 3);
     assert.ok((await page.evaluate(() => window.tidepool.addObstacle({ x: 3.0, y: 2.2, radius: 0.1 }))) >= 0);
     // A pool nearly at rest: its centre of mass hardly moves from one frame
     // to the next.
     const start = await advance(page, 10 * 60);
     assert.equal(start.quality.auto, true);
+    assert.equal(start.solver, 'flip');
     // From here on, every frame's count, time, centre of mass and obstacles;
     // kept are the frames either side of each change of count, and the one
     // before them (how far the water moves by itself in a frame).
@@ -290,7 +294,7 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
       let prev = null, last = null;
       const look = () => {
         const s = window.tidepool.stats();
-        const now = { frame: s.frame, particles: s.particles, time: s.time, mean: s.mean, obstacles: s.obstacles };
+        const now = { frame: s.frame, particles: s.particles, time: s.time, mean: s.mean, obstacles: s.obstacles, solver: s.solver };
         if (last && now.frame !== last.frame) {
           if (now.particles !== last.particles) changes.push({ prev, before: last, after: now });
           prev = last;
@@ -300,19 +304,30 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
       };
       requestAnimationFrame(look);
     });
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await until(page, () => window.countChanges.some((c) => c.after.particles < c.before.particles), null, 'the count to drop', LONG * 2);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    const methodChange = ({ solver, n }) =>
+      window.countChanges.some((c) => c.after.solver === solver && c.before.solver !== solver && c.after.particles !== n);
+    assert.equal(await page.evaluate(() => window.tidepool.setParam('solver', 'dfsph')), true);
+    await until(page, methodChange, { solver: 'dfsph', n: start.particles }, 'the count to follow DFSPH', LONG);
+    const sph = await stats(page);
+    assert.equal(await page.evaluate(() => window.tidepool.setParam('solver', 'flip')), true);
+    await until(page, methodChange, { solver: 'flip', n: sph.particles }, 'the count to follow FLIP', LONG);
     const changes = await page.evaluate(() => window.countChanges);
     const cm = (a, b) => 100 * Math.hypot(b.mean.x - a.mean.x, b.mean.y - a.mean.y);
     const moved = (c) => cm(c.before, c.after);
-    t.diagnostic(changes.map((c) => `frame ${c.before.frame} -> ${c.after.frame}: ${c.before.particles} -> ${c.after.particles} particles, ` +
+    t.diagnostic(changes.map((c) => `frame ${c.before.frame} -> ${c.after.frame} (${c.before.solver} -> ${c.after.solver}): ` +
+      `${c.before.particles} -> ${c.after.particles} particles, ` +
       `t ${c.before.time.toFixed(3)} -> ${c.after.time.toFixed(3)} s, centre of mass (${c.before.mean.x.toFixed(3)}, ${c.before.mean.y.toFixed(3)}) -> ` +
       `(${c.after.mean.x.toFixed(3)}, ${c.after.mean.y.toFixed(3)}) m, moved ${moved(c).toFixed(1)} cm ` +
       `(the frame before: ${c.prev ? `${cm(c.prev, c.before).toFixed(1)} cm in ${(c.before.time - c.prev.time).toFixed(3)} s` : 'none'}); ` +
       `obstacles ${c.before.obstacles} -> ${c.after.obstacles}`).join('; '));
     assert.ok(start.obstacles >= 1, 'the disc was drawn');
+    const drop = changes.find((c) => c.after.solver === 'dfsph' && c.before.solver === 'flip');
+    const rise = changes.find((c) => c.after.solver === 'flip' && c.before.solver === 'dfsph');
+    // Asked for an eighth (eight times), the lattice of whole cells that
+    // keeps the water's area gives a count near it (World::resample).
+    const ratio = (c) => c.after.particles / c.before.particles;
+    assert.ok(ratio(drop) > 1 / 16 && ratio(drop) < 1 / 4, `DFSPH near an eighth of FLIP's count (x${ratio(drop).toFixed(3)})`);
+    assert.ok(ratio(rise) > 4 && ratio(rise) < 16, `FLIP near eight times DFSPH's count (x${ratio(rise).toFixed(2)})`);
     for (const c of changes) {
       const what = `${c.before.particles} -> ${c.after.particles} particles`;
       assert.ok(c.after.time > c.before.time, `${what}: time goes on (${c.before.time} -> ${c.after.time} s)`);
