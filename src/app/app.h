@@ -20,6 +20,7 @@
 #include "tidepool/world.h"
 
 #include "dye.h"
+#include "setup.h"
 #include "platform.h"
 #include "quality.h"
 #include "renderer.h"
@@ -28,63 +29,6 @@
 
 namespace tidepool::app {
 
-// ---------------------------------------------------------------------------
-// Options: program arguments natively, query parameters on the web (the page
-// turns ?scene=drop into --scene drop). One validator for both.
-// ---------------------------------------------------------------------------
-// Fewer particles than this is not a fluid.
-constexpr int kMinParticles = 16;
-// Most simulation threads (the caller included): the toy's particle counts
-// gain little beyond, and the page needs a core too. The threads web build
-// pre-starts min(cores, this) - 1 workers (src/app/CMakeLists.txt passes the
-// same number to both), and a thread beyond its pool could never start.
-#ifndef TIDEPOOL_APP_MAX_THREADS
-#define TIDEPOOL_APP_MAX_THREADS 4
-#endif
-constexpr int kMaxThreads = TIDEPOOL_APP_MAX_THREADS;
-
-// The colours and the show a host page picks (show.cpp): the dye's colours,
-// taken in turn by the pointers and the splats; the water's colour; and a
-// random splat every `splats` seconds of simulated time, drawn from `seed`,
-// so a share link replays the same show.
-struct Look {
-  static constexpr int kMaxPalette = 8;
-  std::vector<glm::vec3> palette;  // empty: tidepool::kDyeColours
-  glm::vec3 water{-1.0f};          // negative: the renderer's own blues
-  float splats = 0.0f;             // [s] between splats; 0: none
-  uint32_t seed = 1;
-  static constexpr float kMaxSplats = 600.0f;
-};
-// "ff3366" or "#ff3366" -> (1, 0.2, 0.4); false for anything else.
-bool parse_hex_colour(const std::string& text, glm::vec3* colour);
-std::string hex_colour(glm::vec3 colour);  // "ff3366"
-// A comma-separated list of 1..Look::kMaxPalette hex colours; false (and
-// nothing changed) if any item is not one.
-bool parse_palette(const std::string& text, std::vector<glm::vec3>* palette);
-
-struct Options {
-  std::string scene = "dam-break";
-  int particles = 0;  // 0: the scene's default
-  ColorMode color = ColorMode::Liquid;  // the water's surface; particles one tap away
-  bool paused = false;
-  bool embed = false;  // panel starts hidden behind a small button
-  int frames = 0;      // native: quit after this many frames (smoke tests)
-  std::string screenshot;  // native: a PNG of the last frame, written here
-  int threads = 0;     // 0: min(cores, kMaxThreads); a build without threads has 1
-  float aspect = 0.0f; // the tank's width / height to start with (a share link's); 0: the screen's
-  float solver = -1.0f; // the liquid scenes' method (a tidepool::Solver); -1: each scene's own (FLIP)
-  // A host page's choices (the toy as its background, docs/design.md).
-  bool transparent = false;  // --bg transparent: the page shows through where there is no water or dye
-  bool ui = true;            // --ui 0: no panel (the page drops its own controls too)
-  bool walls = true;         // --walls 0: no tank drawn
-  bool hover = false;        // --hover 1: the mouse stirs without a button
-  bool gpu_dye = true;       // --dye core: draw the core's dye, not the page's sharp copy
-  Look look;                 // --palette, --water, --splats, --seed
-};
-
-// Bad values are reported through warn() and left at their defaults; only
-// --help makes this return false.
-bool parse_options(int argc, char** argv, Options* options);
 // A warning the user (or a test) can see: console.warn on the web, stderr natively.
 void warn(const std::string& text);
 
@@ -151,7 +95,7 @@ struct View {
 };
 
 struct App {
-  Options options;
+  Setup setup;  // what the user asked for at the start (main.cpp builds the world from it)
   // Runs the world's per-particle loops (World::set_parallel_for); every
   // World the app makes gets its hook (load() in scene.cpp). Declared before
   // the world, so it outlives it.
@@ -259,6 +203,9 @@ struct App {
 
 // Scene control (scene.cpp).
 bool load(App& app, const std::string& scene, int particles);  // false: unknown scene (warned)
+// A disc or capsule inside the tank (or within its size of it): its id, or
+// -1 with a warning, nothing added.
+int add_obstacle(App& app, const tidepool::Obstacle& o);
 // The particle count chosen for the scene: `requested` if set, else auto
 // quality's; 0 where neither chose (the scene's own count).
 int chosen_particles(const App& app, int requested);
@@ -279,7 +226,7 @@ int threads_in_use(const App& app);
 
 // Whether the page draws its sharp dye (else the core's): asked for, and
 // held on this device.
-inline bool drawn_dye(const App& app) { return app.options.gpu_dye && app.sharp_dye.ready(); }
+inline bool drawn_dye(const App& app) { return app.setup.gpu_dye && app.sharp_dye.ready(); }
 
 // The show (show.cpp).
 // What a tick at simulated time t pushes with: the contacts' forces, each
@@ -309,6 +256,9 @@ inline bool pulls(const App& app, const Contact& c) { return c.pull != (app.tool
 
 // Panel (panel.cpp).
 void draw_panel(App& app);
+
+// The running toy as a Setup (share.cpp): format_link of it is its share link.
+Setup running_setup(const App& app);
 
 // Web API helpers (web_api.cpp).
 void web_started(App& app);

@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "renderer.h"
 #include "shaders.h"
 
 namespace tidepool::app {
@@ -179,13 +178,6 @@ std::string with_trace(const char* fs) {
   return s;
 }
 
-void texture_params(GLint filter) {
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-}
-
 // The dye's size for `long_side` texels along the field's long side.
 void dye_size(const tidepool::FieldView& f, int long_side, int* w, int* h) {
   const int side = std::clamp(long_side, SharpDye::kMinSide, SharpDye::kMaxSide);
@@ -241,7 +233,7 @@ bool SharpDye::targets(int w, int h) {
     glBindTexture(GL_TEXTURE_2D, t);
     if (float_linear_) glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, nullptr);
     else glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, w, h, 0, GL_RGBA, GL_HALF_FLOAT, nullptr);
-    texture_params(GL_LINEAR);
+    texture_params(GL_LINEAR, GL_LINEAR);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
     ok = ok && glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
   }
@@ -281,7 +273,7 @@ bool SharpDye::targets(int w, int h) {
       glGenTextures(1, &t);
       glBindTexture(GL_TEXTURE_2D, t);
       glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, cw, ch, 0, GL_RGBA, GL_FLOAT, nullptr);
-      texture_params(GL_NEAREST);
+      texture_params(GL_NEAREST, GL_NEAREST);
       chain.push_back(t);
     }
   }
@@ -380,7 +372,7 @@ void SharpDye::upload_velocity(const tidepool::FieldView& f) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   if (w != vel_w_ || h != vel_h_) {
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, w, h, 0, GL_RGBA, GL_FLOAT, vel_.data());
-    texture_params(GL_LINEAR);
+    texture_params(GL_LINEAR, GL_LINEAR);
     vel_w_ = w;
     vel_h_ = h;
   } else {

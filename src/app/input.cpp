@@ -12,6 +12,7 @@
 #include "imgui.h"
 
 #include "app.h"
+#include "tidepool/geometry.h"
 
 namespace tidepool::app {
 
@@ -72,7 +73,7 @@ bool follow(App& app, Contact& c, double now) {
 
 // --hover: a mouse move with no button held, off the panel.
 void hover(App& app, glm::vec2 pixel, bool over_ui) {
-  if (!app.options.hover || app.contacts.count(kMouse) || over_ui) {
+  if (!app.setup.hover || app.contacts.count(kMouse) || over_ui) {
     app.hovering = false;
     return;
   }
@@ -86,12 +87,8 @@ void hover(App& app, glm::vec2 pixel, bool over_ui) {
 }
 
 float distance_to_obstacle(const tidepool::Obstacle& ob, glm::vec2 p) {
-  glm::vec2 a = ob.a, b = ob.kind == tidepool::Obstacle::Kind::Circle ? ob.a : ob.b;
-  const glm::vec2 ab = b - a, ap = p - a;
-  const float len2 = ab.x * ab.x + ab.y * ab.y;
-  const float t = len2 > 0.0f ? std::clamp((ap.x * ab.x + ap.y * ab.y) / len2, 0.0f, 1.0f) : 0.0f;
-  const glm::vec2 d = ap - ab * t;
-  return std::sqrt(d.x * d.x + d.y * d.y) - ob.radius;
+  glm::vec2 normal;
+  return tidepool::obstacle_distance(ob, p, &normal);
 }
 
 // Obstacle tool, on release: a tap without a stroke leaves a disc.
@@ -199,7 +196,6 @@ int drop_body(App& app, glm::vec2 at) {
   const float k = std::sqrt(std::max(size.x * size.y, 0.0f) / 12.0f);
   const float rho0 = app.world.params().rest_density;
   tidepool::BodyDef def;
-  float reach = 0.0f;  // from the centroid to the farthest point
   switch (((app.next_body % kBodyToolShapes) + kBodyToolShapes) % kBodyToolShapes) {
     case 0:
       def.shape = tidepool::BodyShape::box(0.3f * k, 0.2f * k);
@@ -215,10 +211,8 @@ int drop_body(App& app, glm::vec2 at) {
       break;
   }
   def.density = std::clamp(def.density, tidepool::kMinBodyDensity, tidepool::kMaxBodyDensity);
-  if (def.shape.kind == tidepool::BodyShape::Kind::Disc) reach = def.shape.radius;
-  for (const glm::vec2& p : def.shape.points) reach = std::max(reach, std::sqrt(p.x * p.x + p.y * p.y));
   // Wholly inside the tank, a particle spacing off its walls.
-  const float margin = reach + app.world.spacing();
+  const float margin = def.shape.reach() + app.world.spacing();
   const glm::vec2 lo = box.min + margin, hi = box.max - margin;
   def.position = {lo.x <= hi.x ? std::clamp(at.x, lo.x, hi.x) : 0.5f * (box.min.x + box.max.x),
                   lo.y <= hi.y ? std::clamp(at.y, lo.y, hi.y) : 0.5f * (box.min.y + box.max.y)};

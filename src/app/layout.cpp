@@ -49,9 +49,12 @@ struct Room {
   float x0, y0, x1, y1;
   float width() const { return std::max(x1 - x0, 1.0f); }
   float height() const { return std::max(y1 - y0, 1.0f); }
-  // Less a small margin for the walls, smaller on small screens.
-  Room inset(float pixel_ratio) const {
-    const float m = std::clamp(0.02f * std::min(width(), height()), 6.0f * pixel_ratio, 16.0f * pixel_ratio);
+  // Less a small margin for the walls where they are drawn, smaller on
+  // small screens.
+  Room inside_walls(const App& app) const {
+    if (!app.setup.walls) return *this;
+    const float pr = app.pixel_ratio;
+    const float m = std::clamp(0.02f * std::min(width(), height()), 6.0f * pr, 16.0f * pr);
     return {x0 + m, y0 + m, x1 - m, y1 - m};
   }
 };
@@ -60,7 +63,7 @@ constexpr float kDockWidth = 900.0f;  // [CSS px] narrower screens overlay the p
 Room tank_room(const App& app, int dw, int dh) {
   const float pr = app.pixel_ratio;
   Room r{app.insets[3] * pr, app.insets[0] * pr, dw - app.insets[1] * pr, dh - app.insets[2] * pr};
-  if (app.panel_open && dw / pr >= kDockWidth) {
+  if (app.setup.ui && app.panel_open && dw / pr >= kDockWidth) {  // ui=0: no panel to make room for
     float right = 0.0f;
     for (const auto& rect : app.ui_rects) right = std::max(right, (rect[0] + rect[2]) * pr);
     if (app.ui_rects.empty()) right = 23.0f * 13.0f * app.ui_scale;  // 21 em of content, margins
@@ -80,7 +83,7 @@ void update_sizes(App& app) {
   if (std::fabs(ui - app.ui_scale) > 0.01f) rebuild_fonts(app, ui, app.pixel_ratio);
 
   // The container fitted to its room, centred in it.
-  const Room outer = tank_room(app, dw, dh), room = outer.inset(app.pixel_ratio);
+  const Room outer = tank_room(app, dw, dh), room = outer.inside_walls(app);
   const tidepool::Box& b = app.world.box();
   const float bw = std::max(b.max.x - b.min.x, 1e-3f), bh = std::max(b.max.y - b.min.y, 1e-3f);
   app.view.width = std::max(dw, 1);
@@ -93,7 +96,7 @@ void update_sizes(App& app) {
 
 // The room's shape, as a tank aspect.
 float room_aspect(const App& app) {
-  const Room room = tank_room(app, app.view.width, app.view.height).inset(app.pixel_ratio);
+  const Room room = tank_room(app, app.view.width, app.view.height).inside_walls(app);
   return std::clamp(room.width() / room.height(), tidepool::kMinAspect, tidepool::kMaxAspect);
 }
 

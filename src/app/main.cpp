@@ -21,6 +21,15 @@
 
 namespace tidepool::app {
 
+void warn(const std::string& text) {
+#ifdef __EMSCRIPTEN__
+  // console.warn: visible in the browser console, and not an error.
+  emscripten_log(EM_LOG_CONSOLE | EM_LOG_WARN, "tidepool: %s", text.c_str());
+#else
+  std::fprintf(stderr, "tidepool: %s\n", text.c_str());
+#endif
+}
+
 // ---------------------------------------------------------------------------
 // The frame
 // ---------------------------------------------------------------------------
@@ -69,12 +78,12 @@ void frame(App& app) {
 #ifndef __EMSCRIPTEN__
   // --screenshot: the last frame of a --frames run (else each one, the
   // file left holding the last).
-  if (!app.options.screenshot.empty() &&
-      (app.options.frames <= 0 || app.stats.frame + 1 >= static_cast<uint64_t>(app.options.frames))) {
+  if (!app.setup.screenshot.empty() &&
+      (app.setup.frames <= 0 || app.stats.frame + 1 >= static_cast<uint64_t>(app.setup.frames))) {
     std::string error;
-    if (!save_screenshot(app.options.screenshot, app.view.width, app.view.height, &error)) {
+    if (!save_screenshot(app.setup.screenshot, app.view.width, app.view.height, &error)) {
       warn("screenshot: " + error);
-      app.options.screenshot.clear();
+      app.setup.screenshot.clear();
     }
   }
 #endif
@@ -99,11 +108,11 @@ void frame_callback(void* arg) { frame(*static_cast<App*>(arg)); }
 // without threads (the web build for pages that are not cross-origin
 // isolated). In the threads web build hardware_concurrency() is the page's
 // navigator.hardwareConcurrency, the number its worker pool was sized from.
-int thread_count(const Options& options) {
+int thread_count(const Setup& setup) {
   if (!tidepool::kThreadsAvailable) return 1;
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int most = std::min(cores, kMaxThreads);
-  return options.threads > 0 ? std::min(options.threads, most) : most;
+  return setup.threads > 0 ? std::min(setup.threads, most) : most;
 }
 
 #ifndef __EMSCRIPTEN__
@@ -112,7 +121,7 @@ int thread_count(const Options& options) {
 void run_native(App* app) {
   while (!app->quit) {
     frame(*app);
-    if (app->options.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->options.frames)) break;
+    if (app->setup.frames > 0 && app->stats.frame >= static_cast<uint64_t>(app->setup.frames)) break;
   }
   const tidepool::FieldView* grid = app->world.field();
   char body[96];
@@ -140,29 +149,45 @@ int run(int argc, char** argv) {
   // On the web main() never returns (the browser owns the loop), so the
   // app lives on the heap rather than in a stack frame that is abandoned.
   auto* app = new App;
-  if (!parse_options(argc, argv, &app->options)) return 0;
-  app->pool = std::make_unique<tidepool::ThreadPool>(thread_count(app->options));
+  std::vector<std::string> warnings;
+  const bool go = read_args(argc, argv, &app->setup, &warnings);
+  for (const std::string& w : warnings) warn(w);
+  if (!go) return 0;
+  if (app->setup.threads > 1 && !tidepool::kThreadsAvailable)
+    warn("threads " + std::to_string(app->setup.threads) +
+         ": this build has no threads (the page is not cross-origin isolated), using 1");
+  app->pool = std::make_unique<tidepool::ThreadPool>(thread_count(app->setup));
   app->world.set_parallel_for(app->pool->hook());
-  app->paused = app->options.paused;
-  app->panel_open = !app->options.embed;
+  app->paused = app->setup.paused;
+  app->panel_open = !app->setup.embed;
 #ifdef __EMSCRIPTEN__
   // The page picks the count for the device, unless ?particles=N fixed it.
-  app->quality.on = app->options.particles == 0;
+  app->quality.on = app->setup.particles == 0;
 #endif
-  app->render.color = app->options.color;
-  app->render.transparent = app->options.transparent;
-  app->render.walls = app->options.walls;
-  app->look = app->options.look;
-  app->liquid_solver = app->options.solver;
+  app->render.color = app->setup.color;
+  app->render.transparent = app->setup.transparent;
+  app->render.walls = app->setup.walls;
+  app->look = app->setup.look;
+  app->liquid_solver = app->setup.solver;
 
   if (!start_graphics(*app)) return 1;
   // The tank takes the screen's shape (or a share link's, laid out for
   // this screen a moment later).
   update_sizes(*app);
-  app->tank_aspect = app->options.aspect > 0.0f ? app->options.aspect : room_aspect(*app);
-  if (!load(*app, app->options.scene, app->options.particles) && !load(*app, "dam-break", 0)) {
+  app->tank_aspect = app->setup.aspect > 0.0f ? app->setup.aspect : room_aspect(*app);
+  // The world, built once from the Setup: its parameters and bodies go
+  // into the load, its obstacles in place of the scene's.
+  // They belong to the Setup's scene (load() drops them on a change of scene).
+  app->scene = app->setup.scene;
+  app->overrides = {app->setup.params.begin(), app->setup.params.end()};
+  app->link_bodies = app->setup.bodies;
+  if (!load(*app, app->setup.scene, app->setup.particles) && !load(*app, "dam-break", 0)) {
     web_error("Could not load a scene.");
     return 1;
+  }
+  if (app->setup.obstacles) {
+    app->world.clear_obstacles();
+    for (const tidepool::Obstacle& o : *app->setup.obstacles) add_obstacle(*app, o);
   }
   update_sizes(*app);
 

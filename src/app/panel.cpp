@@ -394,7 +394,7 @@ void draw_panel(App& app) {
   const float em = ImGui::GetFontSize();
   const float margin = 0.6f * em;
 
-  if (!app.options.ui) return;  // a page's background: no panel at all
+  if (!app.setup.ui) return;  // a page's background: no panel at all
   if (!app.panel_open && app.page_controls) return;  // the page's own controls open it
   if (!app.panel_open) {
     // Folded (embed=1, or closed): one small button in the corner.

@@ -92,7 +92,9 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
   return ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse;
 }
 
-EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
+// `pans_scroll` (a bool): the page is a background (bg=transparent), whose
+// host scrolls under a finger's vertical pan.
+EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void* pans_scroll) {
   for (int i = 0; i < e->numTouches; ++i) {
     const EmscriptenTouchPoint& t = e->touches[i];
     if (!t.isChanged) continue;
@@ -117,8 +119,10 @@ EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
     }
   }
   // Touches on the water are the toy's: no scrolling, zooming or mouse
-  // events made up from them.
-  return EM_TRUE;
+  // events made up from them. A background lets the browser have a
+  // vertical pan (its canvas has touch-action: pan-y, shell/index.html),
+  // which a touch it cancelled would stop.
+  return *static_cast<const bool*>(pans_scroll) ? EM_FALSE : EM_TRUE;
 }
 
 // DOM keyCode values: Dear ImGui's key map indexes io.KeysDown with them.
@@ -193,7 +197,7 @@ bool platform_open(App& app) {
   attrs.minorVersion = 0;
   // Opaque, unless a host page asked to show through (--bg transparent):
   // then the frame is premultiplied, as the renderer blends throughout.
-  attrs.alpha = app.options.transparent ? EM_TRUE : EM_FALSE;
+  attrs.alpha = app.setup.transparent ? EM_TRUE : EM_FALSE;
   attrs.premultipliedAlpha = EM_TRUE;
   attrs.depth = EM_FALSE;
   attrs.stencil = EM_FALSE;
@@ -217,10 +221,12 @@ bool platform_open(App& app) {
   emscripten_set_mouseleave_callback(kCanvas, nullptr, EM_FALSE, on_mouse);
   emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, EM_FALSE, on_mouse);
   emscripten_set_wheel_callback(kCanvas, nullptr, EM_FALSE, on_wheel);
-  emscripten_set_touchstart_callback(kCanvas, nullptr, EM_FALSE, on_touch);
-  emscripten_set_touchmove_callback(kCanvas, nullptr, EM_FALSE, on_touch);
-  emscripten_set_touchend_callback(kCanvas, nullptr, EM_FALSE, on_touch);
-  emscripten_set_touchcancel_callback(kCanvas, nullptr, EM_FALSE, on_touch);
+  static bool pans_scroll = false;
+  pans_scroll = app.setup.transparent;
+  emscripten_set_touchstart_callback(kCanvas, &pans_scroll, EM_FALSE, on_touch);
+  emscripten_set_touchmove_callback(kCanvas, &pans_scroll, EM_FALSE, on_touch);
+  emscripten_set_touchend_callback(kCanvas, &pans_scroll, EM_FALSE, on_touch);
+  emscripten_set_touchcancel_callback(kCanvas, &pans_scroll, EM_FALSE, on_touch);
   // Keys only while the canvas has the focus: the page keeps its own.
   emscripten_set_keydown_callback(kCanvas, nullptr, EM_FALSE, on_key);
   emscripten_set_keyup_callback(kCanvas, nullptr, EM_FALSE, on_key);

@@ -29,22 +29,6 @@ using namespace shaders;
 
 namespace {
 
-GLuint compile(GLenum type, const char* src, std::string* error) {
-  GLuint s = glCreateShader(type);
-  glShaderSource(s, 1, &src, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[2048] = {0};
-    glGetShaderInfoLog(s, sizeof(log) - 1, nullptr, log);
-    *error = std::string(type == GL_VERTEX_SHADER ? "vertex" : "fragment") + " shader: " + log;
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-
 // Per-shape instance: 12 floats (seg, shape, colour).
 constexpr int kShapeFloats = 12;
 // Per-body instance: 28 floats (pose, form, fill, 8 corners); see kBodyVs.
@@ -61,32 +45,6 @@ void push_shape(std::vector<float>& out, glm::vec2 a, glm::vec2 b, float radius,
 }
 
 }  // namespace
-
-GLuint build_program(const char* vs, const char* fs, std::string* error) {
-  GLuint v = compile(GL_VERTEX_SHADER, vs, error);
-  if (!v) return 0;
-  GLuint f = compile(GL_FRAGMENT_SHADER, fs, error);
-  if (!f) {
-    glDeleteShader(v);
-    return 0;
-  }
-  GLuint id = glCreateProgram();
-  glAttachShader(id, v);
-  glAttachShader(id, f);
-  glLinkProgram(id);
-  glDeleteShader(v);
-  glDeleteShader(f);
-  GLint ok = 0;
-  glGetProgramiv(id, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[2048] = {0};
-    glGetProgramInfoLog(id, sizeof(log) - 1, nullptr, log);
-    *error = std::string("shader link: ") + log;
-    glDeleteProgram(id);
-    return 0;
-  }
-  return id;
-}
 
 bool Renderer::build(Program& p, const char* vs, const char* fs, std::string* error) {
   p.id = build_program(vs, fs, error);
@@ -193,10 +151,7 @@ void Renderer::ensure_field_target(int w, int h) {
   // extension phones may lack); the field only needs to resolve its threshold.
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   // Mipmapped: the depth tint reads a blurred copy (draw_liquid()).
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  texture_params(GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR);
   glBindFramebuffer(GL_FRAMEBUFFER, field_fbo_);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, field_tex_, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -293,13 +248,11 @@ int Renderer::upload_bodies(const tidepool::World& world) {
     const tidepool::BodyShape& shape = b.def.shape;
     const bool disc = shape.kind == tidepool::BodyShape::Kind::Disc;
     const int n = disc ? 0 : static_cast<int>(std::min<size_t>(shape.points.size(), tidepool::Obstacle::kMaxPoints));
-    float reach = disc ? shape.radius : 0.0f;
+    const float reach = shape.reach();
     float corners[16] = {};
     for (int k = 0; k < n; ++k) {
-      const glm::vec2 p = shape.points[k];
-      corners[2 * k] = p.x;
-      corners[2 * k + 1] = p.y;
-      reach = std::max(reach, std::sqrt(p.x * p.x + p.y * p.y));
+      corners[2 * k] = shape.points[k].x;
+      corners[2 * k + 1] = shape.points[k].y;
     }
     if (!(reach > 0.0f) || !std::isfinite(reach) || (!disc && n < 3)) continue;
     const float head[12] = {b.position.x, b.position.y, std::cos(b.angle), std::sin(b.angle),

@@ -11,24 +11,12 @@
 #include <glm/vec3.hpp>
 
 #include "gl.h"
+#include "look.h"
 #include "tidepool/world.h"
 
 namespace tidepool::app {
 
 class SharpDye;
-
-// Particles: water, speed, density, pressure, surface, liquid. Grids
-// (World::field()): dye, speed, pressure, vorticity. The indices are the
-// particle shader's u_mode.
-enum class ColorMode : int { Water = 0, Speed, Density, Pressure, Surface, Liquid, Dye, Vorticity, Count };
-const char* color_mode_name(ColorMode mode);
-bool parse_color_mode(std::string_view text, ColorMode* mode);
-// Whether `mode` shows something for a grid solver (grid) or for particles.
-bool color_mode_fits(ColorMode mode, bool grid);
-// The mode a scene starts in when the one chosen does not fit it.
-inline ColorMode default_color_mode(bool grid) { return grid ? ColorMode::Dye : ColorMode::Liquid; }
-// "water, speed, ... or liquid": the names, for messages.
-std::string color_mode_list();
 
 // The liquid's colour where it is shallow, unless a page picks its own.
 inline constexpr glm::vec3 kWaterColour{0.30f, 0.70f, 0.98f};
@@ -56,10 +44,6 @@ struct Frame {
   float spacing;              // particle spacing [m]
   const SharpDye* dye = nullptr;  // a grid scene's dye at the page's resolution; null: the core's
 };
-
-// A program from the two shaders' sources; 0 with the compiler's or the
-// linker's message in *error.
-GLuint build_program(const char* vs, const char* fs, std::string* error);
 
 class Renderer {
  public:

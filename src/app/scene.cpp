@@ -66,7 +66,12 @@ bool load(App& app, const std::string& scene, int particles) {
   setup.particles = n;
   setup.aspect = app.tank_aspect;
   setup.overrides = override_list(app);
-  if (app.link_bodies) setup.bodies = *app.link_bodies;
+  // A link's body that does not fit this tank is left out with a warning.
+  std::vector<std::string> refused;
+  if (app.link_bodies) {
+    setup.bodies = *app.link_bodies;
+    setup.refused_bodies = &refused;
+  }
   if (!tidepool::load_scene(fresh, scene, setup, &error)) {
     // A tweak or a link's body may be what does not fit: try once more without them.
     warn("scene " + scene + ": " + error);
@@ -80,10 +85,17 @@ bool load(App& app, const std::string& scene, int particles) {
       return false;
     }
   }
-  // A link's bodies stand in for the scene's own, which load_scene added first.
+  // A link's bodies stand in for the scene's own, which load_scene added
+  // first; the ones left out are not tried again at the next reset.
   if (app.link_bodies) {
+    for (const std::string& why : refused) warn("link body ignored: " + why.substr(0, 200));
     const std::vector<tidepool::Body> all = fresh.bodies();
-    for (size_t k = 0; k + setup.bodies.size() < all.size(); ++k) fresh.remove_body(all[k].id);
+    const size_t kept = setup.bodies.size() - refused.size();
+    for (size_t k = 0; k + kept < all.size(); ++k) fresh.remove_body(all[k].id);
+    if (!refused.empty()) {
+      app.link_bodies->clear();
+      for (const tidepool::Body& b : fresh.bodies()) app.link_bodies->push_back(tidepool::body_now(b));
+    }
   }
   release_held_bodies(app);  // the holds name the old world's bodies
   app.world = std::move(fresh);
@@ -131,6 +143,22 @@ bool set_tilt(App& app, bool on, glm::vec2 down) {
   app.tilt_down = down;
   apply_gravity(app);
   return true;
+}
+
+int add_obstacle(App& app, const tidepool::Obstacle& o) {
+  const tidepool::Box& box = app.world.box();
+  const float size = std::max(box.max.x - box.min.x, box.max.y - box.min.y);
+  auto inside = [&](glm::vec2 p) {
+    return std::isfinite(p.x) && std::isfinite(p.y) && p.x >= box.min.x - size && p.x <= box.max.x + size &&
+           p.y >= box.min.y - size && p.y <= box.max.y + size;
+  };
+  int id = -1;
+  if (inside(o.a) && inside(o.b) && std::isfinite(o.radius) && o.radius > 0.0f && o.radius <= size) {
+    if (o.kind == tidepool::Obstacle::Kind::Circle) id = app.world.add_circle(o.a, o.radius);
+    else if (o.kind == tidepool::Obstacle::Kind::Capsule) id = app.world.add_capsule(o.a, o.b, o.radius);
+  }
+  if (id < 0) warn("obstacle ignored: not a disc or capsule inside the container");
+  return id;
 }
 
 bool set_param(App& app, const std::string& name, float value, std::string* error) {

@@ -114,7 +114,7 @@ int dye_side(const App& app) {
 // (or the graphics come back), drawn again at a new size when the tank's
 // pixels or auto quality's grid call for one.
 void sync_dye(App& app) {
-  if (!app.options.gpu_dye || !app.gl_ready || !app.world.field()) return;
+  if (!app.setup.gpu_dye || !app.gl_ready || !app.world.field()) return;
   const int side = dye_side(app);
   if (app.dye_loads != app.loads) {
     app.dye_loads = app.loads;

@@ -47,40 +47,6 @@ std::string json_number(double v) {
   return buf;
 }
 
-// A float as the shortest text that reads back to the same float (at most
-// 9 digits), so a link says 0.3, not 0.300000012.
-std::string exact(float v) {
-  if (!std::isfinite(v)) return "0";
-  char buf[32];
-  for (int digits = 6; digits <= 9; ++digits) {
-    std::snprintf(buf, sizeof(buf), "%.*g", digits, static_cast<double>(v));
-    if (std::strtof(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-// A body as tidepool::parse_body reads it, at its current position (its
-// angle and velocities are not part of the text); "" for a general polygon,
-// which the text has no form for.
-std::string body_spec(const tidepool::Body& b) {
-  using Kind = tidepool::BodyShape::Kind;
-  const tidepool::BodyShape& shape = b.def.shape;
-  glm::vec2 lo(INFINITY), hi(-INFINITY);
-  for (const glm::vec2& p : shape.points) {
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
-  }
-  std::string size;
-  switch (shape.kind) {
-    case Kind::Box: size = exact(hi.x - lo.x) + "," + exact(hi.y - lo.y); break;
-    case Kind::Disc: size = exact(shape.radius); break;
-    case Kind::Boat: size = exact(hi.x - lo.x); break;  // the deck is the hull's length
-    case Kind::Polygon: return "";
-  }
-  return std::string(tidepool::body_kind_name(shape.kind)) + "," + size + "," + exact(b.def.density) + "," +
-         exact(b.position.x) + "," + exact(b.position.y);
-}
-
 }  // namespace
 
 std::string stats_json(const App& app) {
@@ -202,87 +168,6 @@ std::string info_json(const tidepool::Params& params) {
   return j + "]}";
 }
 
-// The setup a share link carries (shell/index.html turns it into the URL
-// hash): the scene, the requested particle count (0: the scene's), the colour
-// mode, the parameters changed from the scene's own (as the text
-// set_param_text reads back exactly), and the obstacles when they are not
-// the scene's (null: the scene's).
-std::string share_json(const App& app) {
-  // The scene as it loads with nothing changed, to compare against.
-  tidepool::World fresh;
-  tidepool::SceneSetup setup;
-  setup.particles = app.particles_requested;
-  setup.aspect = app.tank_aspect;
-  std::string error;
-  const bool have_defaults = tidepool::load_scene(fresh, app.scene, setup, &error);
-  std::string j = "{\"scene\":" + json_string(app.scene);
-  // The count in use travels: the link opens with the sharer's water.
-  j += ",\"particles\":" + std::to_string(app.world.field() ? 0 : chosen_particles(app, app.particles_requested));
-  j += ",\"color\":" + json_string(color_mode_name(app.render.color));
-  j += ",\"aspect\":" + exact(app.tank_aspect);
-  // The page's colours and show, where they differ from the defaults.
-  const Look& look = app.look;
-  bool own_palette = false;
-  for (size_t k = 0; k < look.palette.size(); ++k)
-    own_palette = own_palette || look.palette.size() != tidepool::kDyeColours.size() ||
-                  hex_colour(look.palette[k]) != hex_colour(tidepool::kDyeColours[k]);
-  if (own_palette) {
-    j += ",\"palette\":[";
-    for (size_t k = 0; k < look.palette.size(); ++k) j += (k ? ",\"" : "\"") + hex_colour(look.palette[k]) + "\"";
-    j += "]";
-  }
-  if (look.water.x >= 0.0f) j += ",\"water\":\"" + hex_colour(look.water) + "\"";
-  if (look.splats > 0.0f) j += ",\"splats\":" + exact(look.splats) + ",\"seed\":" + std::to_string(look.seed);
-  j += ",\"params\":[";
-  bool first = true;
-  for (const auto& [name, value] : app.overrides) {
-    const tidepool::ParamInfo* info = tidepool::find_param(name);
-    if (!info) continue;
-    if (have_defaults && info->get(fresh.params()) == value) continue;
-    const std::string text = info->type == tidepool::ParamInfo::Type::Choice
-                                 ? tidepool::format_param_value(*info, value)
-                                 : exact(value);
-    j += (first ? "" : ",") + std::string("[") + json_string(name) + "," + json_string(text) + "]";
-    first = false;
-  }
-  // The bodies where they are now, each as its parse_body text, in place
-  // of the scene's own (null: neither the world nor the scene has any).
-  j += "],\"bodies\":";
-  const std::vector<tidepool::Body>& bodies = app.world.bodies();
-  if (bodies.empty() && have_defaults && fresh.bodies().empty()) {
-    j += "null";
-  } else {
-    j += "[";
-    first = true;
-    for (const tidepool::Body& b : bodies) {
-      const std::string spec = body_spec(b);
-      if (spec.empty()) continue;
-      j += (first ? "" : ",") + json_string(spec);
-      first = false;
-    }
-    j += "]";
-  }
-  j += ",\"obstacles\":";
-  const std::vector<tidepool::Obstacle>& now = app.world.obstacles();
-  bool same = have_defaults && now.size() == fresh.obstacles().size();
-  for (size_t k = 0; same && k < now.size(); ++k) {
-    const tidepool::Obstacle &a = now[k], &b = fresh.obstacles()[k];
-    same = a.kind == b.kind && a.a == b.a && a.b == b.b && a.radius == b.radius;
-  }
-  if (same) return j + "null}";
-  j += "[";
-  for (size_t k = 0; k < now.size(); ++k) {
-    const tidepool::Obstacle& o = now[k];
-    j += k ? "," : "";
-    if (o.kind == tidepool::Obstacle::Kind::Circle)
-      j += "[\"c\"," + exact(o.a.x) + "," + exact(o.a.y) + "," + exact(o.radius) + "]";
-    else
-      j += "[\"k\"," + exact(o.a.x) + "," + exact(o.a.y) + "," + exact(o.b.x) + "," + exact(o.b.y) + "," +
-           exact(o.radius) + "]";
-  }
-  return j + "]}";
-}
-
 // tidepool.dye(): the drawn dye against the core's, for the tests: each
 // colour's amount (values times area), and the correlation of the drawn
 // dye, averaged over each core cell, with the core's dye. Null outside the
@@ -342,8 +227,7 @@ std::string bodies_json(const App& app) {
   std::string j = "[";
   bool first = true;
   for (const tidepool::Body& b : app.world.bodies()) {
-    float reach = b.def.shape.kind == tidepool::BodyShape::Kind::Disc ? b.def.shape.radius : 0.0f;
-    for (const glm::vec2& q : b.def.shape.points) reach = std::max(reach, std::sqrt(q.x * q.x + q.y * q.y));
+    const float reach = b.def.shape.reach();
     const float r2 = (reach + band) * (reach + band);
     int near = 0;
     double vx = 0.0, vy = 0.0;
@@ -364,7 +248,8 @@ std::string bodies_json(const App& app) {
          ",\"x\":" + json_number(b.position.x) + ",\"y\":" + json_number(b.position.y) +
          ",\"angle\":" + json_number(b.angle) + ",\"vx\":" + json_number(b.velocity.x) +
          ",\"vy\":" + json_number(b.velocity.y) + ",\"omega\":" + json_number(b.omega) +
-         ",\"mass\":" + json_number(b.mass) + ",\"dragged\":" + (b.dragged ? "true" : "false") +
+         ",\"mass\":" + json_number(b.mass) + ",\"friction\":" + json_number(b.def.friction) +
+         ",\"restitution\":" + json_number(b.def.restitution) + ",\"dragged\":" + (b.dragged ? "true" : "false") +
          ",\"water\":{\"particles\":" + std::to_string(near) + ",\"vx\":" + json_number(vx) +
          ",\"vy\":" + json_number(vy) + "}}";
   }
@@ -472,9 +357,10 @@ EMSCRIPTEN_KEEPALIVE int tp_set_tilt(int on, float x, float y) {
 
 // Share links (shell/index.html): the setup as JSON, and what applying one
 // needs beyond setParam and reset. Every value is checked here.
-EMSCRIPTEN_KEEPALIVE const char* tp_share_json() {
-  if (!g_app) return "null";
-  tidepool::app::g_json = tidepool::app::share_json(*g_app);
+// A share link's hash (without '#') for the running toy: format_link.
+EMSCRIPTEN_KEEPALIVE const char* tp_share_link() {
+  if (!g_app) return "";
+  tidepool::app::g_json = tidepool::app::format_link(tidepool::app::running_setup(*g_app));
   return tidepool::app::g_json.c_str();
 }
 
@@ -510,20 +396,13 @@ EMSCRIPTEN_KEEPALIVE void tp_clear_obstacles() {
 EMSCRIPTEN_KEEPALIVE int tp_add_obstacle(int kind, double ax, double ay, double bx, double by, double radius) {
   if (!g_app) return -1;
   tidepool::app::end_idle(*g_app);
-  const tidepool::Box& box = g_app->world.box();
-  const double size = std::max(box.max.x - box.min.x, box.max.y - box.min.y);
-  auto inside = [&](double x, double y) {
-    return std::isfinite(x) && std::isfinite(y) && x >= box.min.x - size && x <= box.max.x + size &&
-           y >= box.min.y - size && y <= box.max.y + size;
-  };
-  int id = -1;
-  if (inside(ax, ay) && inside(bx, by) && std::isfinite(radius) && radius > 0 && radius <= size) {
-    const glm::vec2 a(static_cast<float>(ax), static_cast<float>(ay)), b(static_cast<float>(bx), static_cast<float>(by));
-    if (kind == 0) id = g_app->world.add_circle(a, static_cast<float>(radius));
-    else if (kind == 1) id = g_app->world.add_capsule(a, b, static_cast<float>(radius));
-  }
-  if (id < 0) tidepool::app::warn("obstacle ignored: not a disc or capsule inside the container");
-  return id;
+  tidepool::Obstacle o;
+  o.kind = kind == 0 ? tidepool::Obstacle::Kind::Circle : kind == 1 ? tidepool::Obstacle::Kind::Capsule
+                                                                     : tidepool::Obstacle::Kind::Polygon;
+  o.a = {static_cast<float>(ax), static_cast<float>(ay)};
+  o.b = kind == 0 ? o.a : glm::vec2(static_cast<float>(bx), static_cast<float>(by));
+  o.radius = static_cast<float>(radius);
+  return tidepool::app::add_obstacle(*g_app, o);
 }
 
 // Rigid bodies. A body from its parse_body text ("box,W,H,DENSITY,X,Y",
@@ -578,31 +457,6 @@ EMSCRIPTEN_KEEPALIVE int tp_release_body(int id) {
   if (g_app->world.release_body(id)) return 1;
   tidepool::app::warn("releaseBody: there is no body " + std::to_string(id));
   return 0;
-}
-
-// A share link's bodies, their parse_body texts joined by ';' (none: ""):
-// the next load of this scene puts them in place of its own (App::
-// link_bodies). One that does not parse or does not fit this tank is
-// warned about and left out. Returns how many were kept.
-EMSCRIPTEN_KEEPALIVE int tp_set_link_bodies(const char* specs) {
-  if (!g_app || !specs) return 0;
-  std::vector<tidepool::BodyDef> kept;
-  tidepool::World probe;  // the tank alone, to check each body against
-  probe.set_box(g_app->world.box());
-  const std::string all = specs;
-  for (size_t start = 0; start <= all.size();) {
-    const size_t end = std::min(all.find(';', start), all.size());
-    const std::string spec = all.substr(start, end - start);
-    start = end + 1;
-    if (spec.empty()) continue;
-    tidepool::BodyDef def;
-    std::string why;
-    if (tidepool::parse_body(spec, &def, &why) && probe.add_body(def, &why) >= 0) kept.push_back(def);
-    else tidepool::app::warn("link body ignored: " + why.substr(0, 200));
-  }
-  const int count = static_cast<int>(kept.size());
-  g_app->link_bodies = std::move(kept);
-  return count;
 }
 
 // The touch bar's calls. A tool by number (Tool: 0 push, 1 draw, 2 erase,

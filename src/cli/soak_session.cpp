@@ -110,22 +110,6 @@ Band play_band(const ParamInfo& p, float v0) {
 
 // --- Geometry -------------------------------------------------------------------
 
-float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal) {
-  glm::vec2 c = o.a;
-  if (o.kind == Obstacle::Kind::Capsule) {
-    const glm::vec2 ab = o.b - o.a;
-    const float len2 = ab.x * ab.x + ab.y * ab.y;
-    float t = len2 > 0.0f ? ((p.x - o.a.x) * ab.x + (p.y - o.a.y) * ab.y) / len2 : 0.0f;
-    t = std::min(std::max(t, 0.0f), 1.0f);
-    c = o.a + t * ab;
-  }
-  const float len = std::hypot(p.x - c.x, p.y - c.y);
-  *normal = len > 0.0f ? (p - c) / len : glm::vec2(0.0f, 1.0f);
-  return len - o.radius;
-}
-
-bool finite2(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-
 bool valid_pointer(const PointerForce& f) {
   return finite2(f.position) && std::isfinite(f.radius) && f.radius > 0.0f && std::isfinite(f.strength) &&
          finite2(f.velocity) && std::isfinite(f.stir) && f.stir >= 0.0f;

@@ -51,6 +51,7 @@
 #include <glm/glm.hpp>
 
 #include "soak.h"
+#include "tidepool/geometry.h"
 #include "tidepool/params.h"
 #include "tidepool/world.h"
 
@@ -147,10 +148,6 @@ Band play_band(const tidepool::ParamInfo& p, float v0);
 
 // --- Geometry -------------------------------------------------------------------
 
-// Signed distance from p to obstacle o's surface (< 0 inside), and the
-// outward normal there.
-float obstacle_distance(const tidepool::Obstacle& o, glm::vec2 p, glm::vec2* normal);
-bool finite2(glm::vec2 v);
 // A pointer World::set_pointers keeps (the rest it drops).
 bool valid_pointer(const tidepool::PointerForce& f);
 bool storm_pointer(const tidepool::PointerForce& f);

@@ -20,7 +20,6 @@ namespace tidepool {
 namespace {
 
 float cross(glm::vec2 a, glm::vec2 b) { return a.x * b.y - a.y * b.x; }
-bool finite2(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 // Signed area and centroid of a polygon (the shoelace formula).
 float polygon_area(const std::vector<glm::vec2>& pts, glm::vec2* centroid) {
@@ -78,7 +77,11 @@ BodyShape BodyShape::polygon(const std::vector<glm::vec2>& points) {
   s.points = points;
   glm::vec2 c;
   polygon_area(points, &c);
-  if (finite2(c))
+  // Corners already about their centroid, to rounding (a polygon read back
+  // from its text, format_body), are kept as given: the text round-trips.
+  float reach = 0.0f;
+  for (const glm::vec2& p : points) reach = std::max(reach, glm::length(p));
+  if (finite2(c) && glm::length(c) > 1e-6f * reach)
     for (glm::vec2& p : s.points) p -= c;
   return s;
 }

@@ -39,17 +39,6 @@ namespace {
 
 constexpr int kWallSamples = 256;
 
-bool finite2(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-
-// Closest point to p on segment ab.
-glm::vec2 closest_on_segment(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
-  const glm::vec2 ab = b - a;
-  const float len2 = ab.x * ab.x + ab.y * ab.y;
-  float t = len2 > 0.0f ? ((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / len2 : 0.0f;
-  t = std::min(std::max(t, 0.0f), 1.0f);
-  return a + t * ab;
-}
-
 float cross(glm::vec2 a, glm::vec2 b) { return a.x * b.y - a.y * b.x; }
 
 // A convex polygon's signed distance: inside, the nearest side's (the

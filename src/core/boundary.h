@@ -9,6 +9,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "tidepool/geometry.h"
 #include "tidepool/params.h"
 #include "tidepool/types.h"
 
@@ -54,9 +55,6 @@ class Walls {
   std::vector<float> corner_, corner_da_, corner_db_, corner_visc_;
 };
 
-// Signed distance from p to the obstacle's surface (negative inside) and the
-// outward unit normal at the closest point.
-float obstacle_distance(const Obstacle& o, glm::vec2 p, glm::vec2* normal);
 // The obstacle's bounding box.
 void obstacle_bounds(const Obstacle& o, glm::vec2* lo, glm::vec2* hi);
 

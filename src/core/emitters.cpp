@@ -4,14 +4,10 @@
 #include <cmath>
 
 #include "state.h"
+#include "tidepool/geometry.h"
 #include "tidepool/world.h"
 
 namespace tidepool {
-namespace {
-
-bool finite2(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-
-}  // namespace
 
 int Sources::add_emitter(const Emitter& e, int* next_id) {
   if (!finite2(e.position) || !finite2(e.velocity) || !std::isfinite(e.width) || e.width <= 0.0f)

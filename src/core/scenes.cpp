@@ -354,6 +354,19 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   for (const std::string& p : validate(params)) problems.push_back(p);
   if (problems.empty())
     for (const std::string& p : fit_problems(params, layout.box, grid ? 0 : particles)) problems.push_back(p);
+  // The setup's bodies that fit this tank (World::add_body's checks, on the
+  // tank alone).
+  std::vector<BodyDef> bodies;
+  {
+    World probe;
+    probe.set_box(layout.box);
+    for (const BodyDef& def : setup.bodies) {
+      std::string why;
+      if (probe.add_body(def, &why) >= 0) bodies.push_back(def);
+      else if (setup.refused_bodies) setup.refused_bodies->push_back(why);
+      else problems.push_back(why);
+    }
+  }
   if (!problems.empty()) {
     if (error) {
       error->clear();
@@ -371,7 +384,7 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   // starts closer to it than collide() keeps them, where the first step
   // would throw it out of the body at once and the water beside it with it.
   std::vector<Obstacle> displacing;
-  for (const BodyDef& def : setup.bodies) {
+  for (const BodyDef& def : bodies) {
     Body b;
     b.def = def;
     b.position = def.position;
@@ -393,7 +406,7 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
       if (water(q)) fresh.add_particle(q, r.velocity);
     });
   if (layout.extras) layout.extras(fresh, res, particles, at);
-  for (const BodyDef& def : setup.bodies) {
+  for (const BodyDef& def : bodies) {
     std::string why;
     if (fresh.add_body(def, &why) < 0) problems.push_back(why);
   }
@@ -409,41 +422,6 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
 }
 
 }  // namespace
-
-bool parse_body(std::string_view text, BodyDef* out, std::string* error) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    parts.emplace_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  const std::string& kind = parts[0];
-  const size_t want = kind == "box" ? 6 : (kind == "disc" || kind == "boat") ? 5 : 0;
-  auto fail = [&](const std::string& why) {
-    if (error) *error = "body '" + std::string(text) + "': " + why;
-    return false;
-  };
-  if (want == 0) return fail("the shape is box, disc or boat");
-  if (parts.size() != want)
-    return fail(kind == "box" ? "expected box,WIDTH,HEIGHT,DENSITY,X,Y"
-                              : "expected " + kind + (kind == "disc" ? ",RADIUS" : ",LENGTH") + ",DENSITY,X,Y");
-  std::vector<float> v;
-  for (size_t k = 1; k < parts.size(); ++k) {
-    char* end = nullptr;
-    const double x = std::strtod(parts[k].c_str(), &end);
-    if (parts[k].empty() || *end != '\0') return fail("'" + parts[k] + "' is not a number");
-    v.push_back(static_cast<float>(x));
-  }
-  BodyDef def;
-  const size_t d = kind == "box" ? 2 : 1;  // where the density is
-  def.shape = kind == "box" ? BodyShape::box(v[0], v[1]) : kind == "disc" ? BodyShape::disc(v[0]) : BodyShape::boat(v[0]);
-  def.density = v[d];
-  def.position = {v[d + 1], v[d + 2]};
-  *out = def;
-  return true;
-}
 
 const std::vector<SceneInfo>& scenes() {
   static const std::vector<SceneInfo> list = [] {

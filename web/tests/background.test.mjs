@@ -285,6 +285,59 @@ describe('the toy as a page\'s background', { concurrency: 1 }, () => {
     await closeAll();
   });
 
+  test('README snippet on desktop hosts (1280 x 800, 1920 x 1080): the dye reaches both side edges, and a finger\'s vertical pan scrolls the host', { timeout: LONG * 4 }, async (t) => {
+    // As the README gives it: ui=0 keeps no room for a panel and walls=0 no
+    // margin for the walls, so the tank is the whole frame.
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
+      const name = `background-desktop-${viewport.width}.png`;
+      const { page, log } = await openHost(name.replace('.png', '.html'), homePage(backgroundSnippet('bg=transparent&ui=0&walls=0&hover=1&scene=stir')),
+        { viewport, hasTouch: true });
+      const frame = toyFrame(page);
+      await ready(frame, 3);
+      await advance(frame, 60);
+      const s = await nextFrames(frame);
+      const tank = tankRect(s);
+      const png = decodePng(await page.screenshot({ path: path.join(shots, name) }));
+      const W = png.width, H = png.height;
+      // In the three columns at each side edge: the rows where the dye
+      // shows, not the host's red.
+      const dyed = (x0) => {
+        let rows = 0;
+        for (let y = 0; y < H; y++) {
+          let any = false;
+          for (let x = x0; x < x0 + 3; x++) {
+            const o = (y * W + x) * 4;
+            any = any || Math.max(255 - png.data[o], png.data[o + 1], png.data[o + 2]) > 24;
+          }
+          rows += any;
+        }
+        return rows / H;
+      };
+      const left = dyed(0), right = dyed(W - 3);
+      // A finger's vertical pan over the toy, where no host content lies:
+      // the toy's canvas either lets the browser scroll the host page with
+      // it or keeps it.
+      const cdp = await page.context().newCDPSession(page);
+      const x = Math.round(0.15 * W), y0 = Math.round(0.75 * H);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: y0 }] });
+      for (let k = 1; k <= 10; k++) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y0 - 30 * k }] });
+        await nextFrames(frame, 1);
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await nextFrames(frame, 2);
+      const scrolled = await page.evaluate(() => window.scrollY);
+      t.diagnostic(`${viewport.width} x ${viewport.height}: tank from x = ${tank.x0.toFixed(1)} to ${tank.x1.toFixed(1)} px of ${W}, ` +
+        `y = ${tank.y0.toFixed(1)} to ${tank.y1.toFixed(1)} of ${H}; rows with dye at the left edge ${(100 * left).toFixed(1)} %, right ${(100 * right).toFixed(1)} %; ` +
+        `a finger's pan scrolled the host by ${scrolled} px (${name})`);
+      assert.ok(tank.x0 <= 2 && tank.x1 >= W - 2, `the tank reaches both side edges (${tank.x0.toFixed(1)}, ${tank.x1.toFixed(1)} of ${W})`);
+      assert.ok(left > 0.5 && right > 0.5, `the dye shows at both side edges (${(100 * left).toFixed(1)} %, ${(100 * right).toFixed(1)} % of rows)`);
+      assert.ok(scrolled > 100, `the host page scrolls under a finger's vertical pan (${scrolled} px)`);
+      assert.deepEqual(log.errors, []);
+      await closeAll();
+    }
+  });
+
   test('ui=0 wins over embed=1 and a touch screen: no buttons, touch bar, tap to play or slow-motion sign', { timeout: LONG * 4 }, async (t) => {
     const touch = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
     const seen = {};

@@ -202,7 +202,7 @@ describe('rigid bodies', { concurrency: 1 }, () => {
     const before = await page.evaluate(() => ({ hash: window.tidepool.hash(), bodies: window.tidepool.bodies() }));
     const cases = [
       ['addBody', ['box,1'], -1, /expected box,WIDTH,HEIGHT,DENSITY,X,Y/],
-      ['addBody', ['triangle,1,2,3,4'], -1, /the shape is box, disc or boat/],
+      ['addBody', ['triangle,1,2,3,4'], -1, /the shape is box, disc, boat or polygon/],
       ['addBody', ['disc,0.1,lots,1,1'], -1, /'lots' is not a number/],
       ['addBody', ['box,0.3,0.2,500,99,1'], -1, /outside the tank/],
       ['addBody', ['box,0.3,0.2,1e9,1,1'], -1, /density/],
@@ -228,21 +228,26 @@ describe('rigid bodies', { concurrency: 1 }, () => {
     await closeAll();
   });
 
-  test('(c) a share link carries the bodies: two pages opening it give the same hash after advance(90)', { timeout: LONG * 4 }, async (t) => {
+  test('(c) a share link carries the bodies in flight, whole: their pose, velocities and material, a polygon too; two pages opening it give the same hash after advance(90)', { timeout: LONG * 4 }, async (t) => {
     const a = await openPage(`/?${POOL.replace('2000', '1500')}`, VIEW);
     const s0 = await ready(a.page, 3);
     const w = s0.box.max.x - s0.box.min.x;
-    const ids = await a.page.evaluate(([x1, x2, y]) => [
+    // A box of the default material, a disc of its own (friction 0.7,
+    // restitution 0.4) and a polygon, which an older link dropped.
+    const ids = await a.page.evaluate(([x1, x2, x3, y]) => [
       window.tidepool.addBody(`box,0.3,0.2,500,${x1},${y}`),
-      window.tidepool.addBody(`disc,0.12,800,${x2},${y}`),
-    ], [s0.box.min.x + 0.3 * w, s0.box.min.x + 0.7 * w, level(s0) + 0.4]);
-    assert.ok(ids.every((id) => id >= 0), 'both bodies added');
-    await advance(a.page, 30);  // in flight: the link takes them where they are now
+      window.tidepool.addBody(`disc,0.12,800,${x2},${y},0,0,0,0,0.7,0.4`),
+      window.tidepool.addBody(`polygon,600,${x3},${y},0.3,0,0,0,0.2,0.3,-0.1,-0.08,0.12,-0.06,0.02,0.1`),
+    ], [s0.box.min.x + 0.25 * w, s0.box.min.x + 0.55 * w, s0.box.min.x + 0.8 * w, level(s0) + 0.4]);
+    assert.ok(ids.every((id) => id >= 0), 'the three bodies added');
+    await advance(a.page, 30);  // in flight: the link takes them as they are now
     const shared = await bodies(a.page);
     const link = await a.page.evaluate(() => window.tidepool.shareLink());
     t.diagnostic(`link: ${link}`);
     const hash = new URL(link).hash;
-    assert.match(hash, /&bodies=box:0\.3:0\.2:500:[-\d.e]+:[-\d.e]+,disc:0\.12:800:[-\d.e]+:[-\d.e]+(&|$)/);
+    const n = '[-\\d.e]+';
+    assert.match(hash, new RegExp(`&bodies=box,0\\.3,0\\.2,500(,${n}){6},0\\.3,0\\.1;disc,0\\.12,800(,${n}){6},0\\.7,0\\.4;polygon,600(,${n}){6},0\\.2,0\\.3(,${n}){6}(&|$)`));
+    assert.ok(shared.every((b) => Math.hypot(b.vx, b.vy) > 0.1), `every body in flight (${shared.map((b) => Math.hypot(b.vx, b.vy).toFixed(2)).join(', ')} m/s)`);
 
     const pages = [];
     for (let k = 0; k < 2; k++) {
@@ -259,10 +264,11 @@ describe('rigid bodies', { concurrency: 1 }, () => {
       // under its bodies (the pages agree: their hashes, below).
       assert.ok(start.stats.particles < s0.particles && start.stats.particles > 0.9 * s0.particles,
         `${start.stats.particles} particles from the ${s0.particles} shared, less the bodies' displacement`);
-      assert.deepEqual(start.bodies.map((b) => b.shape), ['box', 'disc'], 'the link\'s bodies, in order');
-      start.bodies.forEach((b, k) => {
-        assert.ok(Math.abs(b.x - shared[k].x) < 1e-5 && Math.abs(b.y - shared[k].y) < 1e-5, 'where they were when shared');
-      });
+      assert.deepEqual(start.bodies.map((b) => b.shape), ['box', 'disc', 'polygon'], 'the link\'s bodies, in order');
+      // Before a step: each body as the sharer's page had it, to the digit.
+      const whole = (b) => ({ shape: b.shape, x: b.x, y: b.y, angle: b.angle, vx: b.vx, vy: b.vy, omega: b.omega,
+        mass: b.mass, friction: b.friction, restitution: b.restitution });
+      assert.deepEqual(start.bodies.map(whole), shared.map(whole), 'pose, velocities, mass and material as shared');
       const after = await p.page.evaluate(() => (window.tidepool.advance(90), { hash: window.tidepool.hash(), bodies: window.tidepool.bodies() }));
       results.push({ start, after });
     }
@@ -273,7 +279,7 @@ describe('rigid bodies', { concurrency: 1 }, () => {
     assert.equal(results[1].after.hash, results[0].after.hash, 'the same hash after advance(90)');
     assert.deepEqual(results[1].after.bodies, results[0].after.bodies);
     // A reset brings the link's bodies back, not the scene's none.
-    assert.equal(await pages[0].page.evaluate(() => (window.tidepool.reset(), window.tidepool.stats().bodies)), 2);
+    assert.equal(await pages[0].page.evaluate(() => (window.tidepool.reset(), window.tidepool.stats().bodies)), 3);
     for (const { log } of [a, ...pages]) {
       assert.deepEqual(log.errors, []);
       assert.deepEqual(log.outside, []);

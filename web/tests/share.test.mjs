@@ -51,7 +51,7 @@ describe('share links and pictures', { concurrency: 1 }, () => {
     const setupA = await a.page.evaluate(() => ({ stats: window.tidepool.stats(), hash: window.tidepool.hash() }));
     const link = await a.page.evaluate(() => window.tidepool.shareLink());
     t.diagnostic(`link: ${link}`);
-    assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#tp=1&/);
+    assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#tp=2&/);
     const hash = new URL(link).hash;
     for (const part of ['scene=dam-break', 'color=speed', 'particles=600', 'viscosity:2', 'gravity_y:-5', 'solver:muller2003', 'obstacles='])
       assert.ok(hash.includes(part), `the link carries ${part}`);
@@ -91,7 +91,7 @@ describe('share links and pictures', { concurrency: 1 }, () => {
 
   test('a malformed or hostile hash is ignored with a warning, never injected', { timeout: LONG * 4 }, async (t) => {
     const cases = [
-      ['#tp=2&scene=drop', /not a Tidepool share link/],
+      ['#tp=3&scene=drop', /not a Tidepool share link/],
       ['#tp=1&scene=%3Cscript%3Ealert(1)%3C/script%3E', /scene is not a name/],
       ['#tp=1&scene=drop&scene=stir', /given twice/],
       ['#tp=1&obstacles=c:1:2', /obstacle is malformed/],
@@ -119,11 +119,11 @@ describe('share links and pictures', { concurrency: 1 }, () => {
     await ready(page, 3);
     await page.evaluate(() => window.tidepool.setParam('viscosity', 1.5));
     await page.click('#share');
-    await page.waitForFunction(() => !document.getElementById('toast').hidden && /#tp=1/.test(document.getElementById('toast').textContent));
+    await page.waitForFunction(() => !document.getElementById('toast').hidden && /#tp=2/.test(document.getElementById('toast').textContent));
     const toast = await page.textContent('#toast');
     const clip = await page.evaluate(() => navigator.clipboard.readText());
     t.diagnostic(`toast: ${toast}; clipboard: ${clip}`);
-    assert.match(clip, /#tp=1&scene=dam-break&.*viscosity:1\.5/);
+    assert.match(clip, /#tp=2&scene=dam-break&.*viscosity:1\.5/);
     assert.ok(toast.includes(clip));
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#picture')]);

@@ -39,13 +39,31 @@ struct SceneSetup {
   float aspect = 0.0f;
   // Rigid bodies added after the scene's own, in the tank's coordinates.
   std::vector<BodyDef> bodies;
+  // Where given, a body of `bodies` that does not fit the tank is left out,
+  // its problem added here, and the load goes on; else it fails the load.
+  std::vector<std::string>* refused_bodies = nullptr;
 };
 
-// A body from its text, as the CLI's --body and share links write it:
-//   box,WIDTH,HEIGHT,DENSITY,X,Y   disc,RADIUS,DENSITY,X,Y   boat,LENGTH,DENSITY,X,Y
-// in metres and kg/m^2. False with the problem in *error when the text
-// does not parse; World::add_body checks the values (nan and inf parse).
+// A body as text, as the CLI's --body, the page's addBody() and share links
+// write it, in metres, kg/m^2, radians and seconds:
+//   box,WIDTH,HEIGHT,DENSITY,X,Y[,STATE]   disc,RADIUS,DENSITY,X,Y[,STATE]
+//   boat,LENGTH,DENSITY,X,Y[,STATE]
+//   polygon,DENSITY,X,Y,STATE,X1,Y1,X2,Y2,X3,Y3[,...]  (3 to Obstacle::kMaxPoints
+//       corners about the centroid, counter-clockwise)
+//   STATE = ANGLE,VX,VY,OMEGA,FRICTION,RESTITUTION (without it: at rest,
+//       BodyDef's friction and restitution)
+// X, Y is the centroid. parse_body returns false with the problem in *error
+// when the text does not parse; World::add_body checks the values (nan and
+// inf parse). format_body writes the text parse_body reads back to the same
+// BodyDef (fixed_rotation aside, which the text does not carry), its
+// numbers as float_text writes them.
 bool parse_body(std::string_view text, BodyDef* out, std::string* error);
+std::string format_body(const BodyDef& def);
+// A body's BodyDef as the last step left it: its pose and velocities.
+BodyDef body_now(const Body& body);
+// The shortest text (at most 9 significant digits) that reads back to the
+// same float: 0.3, not 0.300000012. Not finite: "0".
+std::string float_text(float v);
 
 // Builds scene `name` into `world` (particles, parameters, box, obstacles,
 // emitters, sinks; the parallel-for hook is kept). On failure returns false

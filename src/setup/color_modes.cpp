@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "renderer.h"
+#include "look.h"
 
 namespace tidepool::app {
 
