@@ -1,5 +1,5 @@
 // The toy as a host page's background (issue 48): a transparent page in a
-// fixed iframe behind somebody's content (the README's snippet, served from
+// fixed iframe behind somebody's content (docs/embedding.md's snippet, served from
 // a second origin), with none of the toy's controls; the mouse stirring
 // without a button (hover=1); the dye's colours (palette=) and the random
 // splats (splats=, seed=), which a share link carries; and the page's sharp
@@ -43,13 +43,14 @@ after(async () => {
   if (site) await new Promise((r) => site.close(r));
 });
 
-// The README's snippet ("As a page's background"), as it stands there, with
-// its address pointed at the toy's server and its query replaced by `query`.
+// The snippet of docs/embedding.md ("As a page's background"), as it stands
+// there, with its address pointed at the toy's server and its query
+// replaced by `query`.
 const readmeSrc = 'https://YOUR-HOST/tidepool/?bg=transparent&ui=0&walls=0&hover=1&scene=stir';
 function backgroundSnippet(query) {
-  const readme = fs.readFileSync(path.join(here, '..', '..', 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(here, '..', '..', 'docs', 'embedding.md'), 'utf8');
   const at = readme.indexOf("**As a page's background.**");
-  assert.ok(at >= 0, 'README.md has the "As a page\'s background" snippet');
+  assert.ok(at >= 0, 'docs/embedding.md has the "As a page\'s background" snippet');
   const block = /```html\n([\s\S]*?)```/.exec(readme.slice(at));
   assert.ok(block && block[1].includes(readmeSrc), `the snippet's iframe opens ${readmeSrc}`);
   return block[1].replace(readmeSrc, `${h.toy.url}?${query}`);
@@ -199,7 +200,7 @@ function sharpestEdge(png, rect, bands) {
 }
 
 describe('the toy as a page\'s background', { concurrency: 1 }, () => {
-  test('README snippet: the host shows through above the water, not through it; its link works and the toy feels the pointer elsewhere', { timeout: LONG * 3 }, async (t) => {
+  test('The background snippet: the host shows through above the water, not through it; its link works and the toy feels the pointer elsewhere', { timeout: LONG * 3 }, async (t) => {
     const html = homePage(backgroundSnippet('scene=dam-break&bg=transparent&ui=0&walls=0&particles=600'));
     const { page, log } = await openHost('home.html', html);
     const frame = toyFrame(page);
@@ -285,8 +286,8 @@ describe('the toy as a page\'s background', { concurrency: 1 }, () => {
     await closeAll();
   });
 
-  test('README snippet on desktop hosts (1280 x 800, 1920 x 1080): the dye reaches both side edges, and a finger\'s vertical pan scrolls the host', { timeout: LONG * 4 }, async (t) => {
-    // As the README gives it: ui=0 keeps no room for a panel and walls=0 no
+  test('The background snippet on desktop hosts (1280 x 800, 1920 x 1080): the dye reaches both side edges, and a finger\'s vertical pan scrolls the host', { timeout: LONG * 4 }, async (t) => {
+    // As docs/embedding.md gives it: ui=0 keeps no room for a panel and walls=0 no
     // margin for the walls, so the tank is the whole frame.
     for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
       const name = `background-desktop-${viewport.width}.png`;

@@ -1,5 +1,5 @@
 // The toy embedded in somebody else's post: the post is served from a
-// second origin (another port, and another host name), with the README's
+// second origin (another port, and another host name), with docs/embedding.md's
 // iframe snippet. The toy runs there, answers postMessage, lets a reader
 // scroll past on a touch screen until a tap says "play", and several embeds
 // on one page sleep while scrolled away.
@@ -7,7 +7,10 @@
 //   cd web && node --test --test-concurrency=1 tests/embed.test.mjs
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { animationFrames, watchPage, ready, until, stats, useBrowser } from './support.mjs';
 
 const LONG = 90_000;
@@ -19,14 +22,20 @@ let blog;      // the post's host: http://localhost:Q/ (another origin, another 
 let blogUrl;
 const pages = new Map();  // path -> HTML the blog serves
 
-// The README's snippet (README.md, "Embedding"), with YOUR-HOST/tidepool/
-// pointing at the toy's server, the particle count fixed (which turns auto
-// quality off: what the tests see does not hang on the frames' speed) and
-// the particles drawn as such (the liquid surface is the most work to draw,
-// and no test here looks at the water); `extra` adds query parameters.
+// The snippet of docs/embedding.md, with YOUR-HOST/tidepool/ pointing at
+// the toy's server, the particle count fixed (which turns auto quality off:
+// what the tests see does not hang on the frames' speed) and the particles
+// drawn as such (the liquid surface is the most work to draw, and no test
+// here looks at the water); `extra` adds query parameters.
+const docSrc = 'https://YOUR-HOST/tidepool/?embed=1&scene=dam-break';
+const docSnippet = (() => {
+  const doc = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'embedding.md'), 'utf8');
+  const block = /```html\n([\s\S]*?)```/.exec(doc);
+  assert.ok(block && block[1].includes(docSrc), `docs/embedding.md's first snippet opens ${docSrc}`);
+  return block[1].trim();
+})();
 function snippet(extra = '&particles=600&color=water') {
-  return `<iframe src="${h.toy.url}?embed=1&scene=dam-break${extra}"
-        style="width:100%;aspect-ratio:16/10;border:0" title="Tidepool"></iframe>`;
+  return docSnippet.replace(docSrc, `${h.toy.url}?embed=1&scene=dam-break${extra}`);
 }
 
 function post(body) {
@@ -87,7 +96,7 @@ const send = (page, message, k = 0) =>
   page.evaluate(([m, k, origin]) => document.querySelectorAll('iframe')[k].contentWindow.postMessage(m, origin), [message, k, new URL(h.toy.url).origin]);
 
 describe('the toy embedded in a post from another origin', { concurrency: 1 }, () => {
-  test('the README snippet runs cross-origin and postMessage works (pause judged by simulated time)', { timeout: LONG * 3 }, async (t) => {
+  test('the embed snippet runs cross-origin and postMessage works (pause judged by simulated time)', { timeout: LONG * 3 }, async (t) => {
     const { page, log } = await openPost('cross.html', post(`<h1>A post</h1>\n${snippet()}\n${filler(3)}`));
     const [frame] = toyFrames(page);
     assert.ok(frame, 'the post has the toy in an iframe');
