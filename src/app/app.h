@@ -64,7 +64,7 @@ struct Contact {
 
 struct PointerReport {
   glm::vec2 position;
-  int affected;        // particles within the radius at the last frame
+  int affected;        // particles (a grid's fluid cells) within the radius
   glm::vec2 velocity;  // their mean velocity [m/s]: shows the force acting
   glm::vec2 drag;      // the pointer's own velocity [m/s]
 };
@@ -77,8 +77,6 @@ struct Stats {
   int substeps = 0;             // in the last frame
   int ticks = 0;                // fixed ticks in the last frame
   tidepool::FrameStats last;    // summed over the last frame's ticks
-  glm::vec2 mean{0.0f};         // mean particle position
-  std::vector<PointerReport> pointers;
 };
 
 // World <-> framebuffer pixel mapping: the container fitted to the canvas.
@@ -260,11 +258,15 @@ void draw_panel(App& app);
 // The running toy as a Setup (share.cpp): format_link of it is its share link.
 Setup running_setup(const App& app);
 
-// Web API helpers (web_api.cpp).
+// The page's bridge (web_api.cpp).
 void web_started(App& app);
 void web_error(const std::string& text);
+// The JSON the page reads (reports.cpp): stats(), info() (scenes, colours,
+// params with values), bodies() and dye().
 std::string stats_json(const App& app);
-std::string info_json(const tidepool::Params& params);  // scenes, colours, params with values
+std::string info_json(const tidepool::Params& params);
+std::string bodies_json(const App& app);
+std::string dye_json(const App& app);
 
 // Screenshots (screenshot.cpp): the frame being drawn (GL's back buffer) as
 // an RGB PNG. False with a message if the file cannot be written.
@@ -304,8 +306,10 @@ float room_aspect(const App& app);
 // (`now` from now_ms()); the water kept where fit_tank can.
 void follow_screen(App& app, double now);
 
-// Measurements the tests read (measure.cpp): app.stats.mean and one
-// PointerReport per force in app.forces, for the current world.
-void measure(App& app);
+// Measurements the page's stats() reports (measure.cpp), taken when asked:
+// the particles' mean position (0 for a grid), and one PointerReport per
+// force in app.forces, for the world as it is.
+glm::vec2 water_mean(const tidepool::World& world);
+std::vector<PointerReport> pointer_reports(const App& app);
 
 }  // namespace tidepool::app

@@ -271,7 +271,7 @@ void idle_stir(App& app) {
   const double w = 2.0 * 3.14159265358979 / kIdlePeriod;
   tidepool::PointerForce f;
   f.position = {b.min.x + size.x * static_cast<float>(0.5 + 0.3 * std::sin(w * t)),
-                particles ? b.min.y + 2.0f * (app.stats.mean.y - b.min.y) : b.min.y + 0.5f * size.y};
+                particles ? b.min.y + 2.0f * (water_mean(app.world).y - b.min.y) : b.min.y + 0.5f * size.y};
   f.velocity = {size.x * static_cast<float>(0.3 * w * std::cos(w * t)), 0.0f};
   f.radius = 0.15f * std::min(size.x, size.y);
   const float ease = static_cast<float>(std::min(t / 2.0, 1.0));  // in over 2 s

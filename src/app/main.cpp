@@ -55,7 +55,6 @@ void frame(App& app) {
 
   update_forces(app, static_cast<float>(std::min(frame_time, kMaxFrameTime)));
   simulate(app, frame_time);
-  measure(app);
 
   Frame f;
   f.width = app.view.width;
@@ -129,8 +128,8 @@ void run_native(App* app) {
     std::snprintf(body, sizeof body, "%dx%d cells, max |div u| %.2g /s", grid->nx, grid->ny,
                   app->stats.last.max_divergence);
   else
-    std::snprintf(body, sizeof body, "%d particles, mean (%.3f, %.3f)", app->world.count(), app->stats.mean.x,
-                  app->stats.mean.y);
+    std::snprintf(body, sizeof body, "%d particles, mean (%.3f, %.3f)", app->world.count(), water_mean(app->world).x,
+                  water_mean(app->world).y);
   std::printf("tidepool_app: %llu frames, %s, %.1f fps, sim %.2f ms a frame, %d thread%s (%d in use)\n",
               static_cast<unsigned long long>(app->stats.frame), body, app->stats.fps, app->stats.sim_ms,
               app->pool->threads(), app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));

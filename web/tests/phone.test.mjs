@@ -193,7 +193,7 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     await page.tap('#tb-share');
     await until(page, () => !document.getElementById('toast').hidden, null, 'the share toast');
     const toast = await page.textContent('#toast');
-    assert.match(toast, /#tp=1&scene=drop/, 'share gives a link to this setup');
+    assert.match(toast, /#tp=2&scene=drop/, 'share gives a link to this setup');
     const download = page.waitForEvent('download');
     await page.tap('#toast-picture');
     const file = await download;
