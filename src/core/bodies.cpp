@@ -19,7 +19,6 @@ namespace tidepool {
 
 namespace {
 
-float cross(glm::vec2 a, glm::vec2 b) { return a.x * b.y - a.y * b.x; }
 
 // Signed area and centroid of a polygon (the shoelace formula).
 float polygon_area(const std::vector<glm::vec2>& pts, glm::vec2* centroid) {

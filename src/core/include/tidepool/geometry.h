@@ -14,6 +14,9 @@ namespace tidepool {
 
 inline bool finite2(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
+// The z of a x b.
+inline float cross(glm::vec2 a, glm::vec2 b) { return a.x * b.y - a.y * b.x; }
+
 // The point of segment ab nearest to p.
 inline glm::vec2 closest_on_segment(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
   const glm::vec2 ab = b - a;
