@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 
 #include "tidepool/params.h"
 #include "tidepool/scenes.h"
@@ -133,4 +135,28 @@ TEST_CASE("bad shapes and pointers are refused, not stored", "[params]") {
   CHECK(id > 0);
   CHECK(w.remove_obstacle(id));
   CHECK_FALSE(w.remove_obstacle(id));
+}
+
+TEST_CASE("a frame's ticks add up by FrameStats' field table", "[params]") {
+  FrameStats a, b, sum;
+  a.substeps = 2, a.time = 1.0, a.max_density_error = 0.05f, a.work = 100.0, a.work_limit = 1000.0, a.cap_hits = 3;
+  a.substep_cap_hit = true, a.stage_ms[kStageForces] = 1.5;
+  b.substeps = 3, b.time = 1.5, b.max_density_error = 0.02f, b.work = 50.0, b.work_limit = 1000.0, b.cap_hits = 1;
+  b.work_cap_hit = true, b.stage_ms[kStageForces] = 0.5, b.max_speed = 2.0f;
+  add_frame_stats(sum, a);  // an empty sum becomes the first
+  CHECK(sum.work_limit == 1000.0);
+  add_frame_stats(sum, b);
+  CHECK(sum.substeps == 5);
+  CHECK(sum.time == 1.5);                 // the later
+  CHECK(sum.max_density_error == 0.05f);  // the larger
+  CHECK(sum.work == 150.0);
+  CHECK(sum.work_limit == 2000.0);
+  CHECK(sum.cap_hits == 4);
+  CHECK(sum.substep_cap_hit);
+  CHECK(sum.work_cap_hit);
+  CHECK(sum.max_speed == 2.0f);
+  CHECK(sum.stage_ms[kStageForces] == 2.0);
+  // Every field is named once.
+  std::set<std::string> names;
+  for (const FrameStatField& f : frame_stat_fields()) CHECK(names.insert(f.name).second);
 }

@@ -1,6 +1,7 @@
 // Tidepool app — the JSON the page reads: stats(), info(), bodies() and
 // dye(), each made when asked (web_api.cpp hands them to JavaScript).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -38,6 +39,14 @@ std::string json_number(double v) {
   return buf;
 }
 
+// "max_density_error" -> "maxDensityError".
+std::string camel_case(const std::string& name) {
+  std::string out;
+  for (size_t k = 0; k < name.size(); ++k)
+    out += name[k] == '_' && k + 1 < name.size() ? static_cast<char>(std::toupper(name[++k])) : name[k];
+  return out;
+}
+
 }  // namespace
 
 std::string stats_json(const App& app) {
@@ -55,30 +64,23 @@ std::string stats_json(const App& app) {
   j += ",\"mean\":{\"x\":" + json_number(mean.x) + ",\"y\":" + json_number(mean.y) + "}";
   j += ",\"time\":" + json_number(app.world.time());
   j += ",\"timeScale\":" + json_number(app.time_scale);
-  j += ",\"substeps\":" + std::to_string(s.substeps);
-  j += ",\"densityError\":" + json_number(f.mean_density_error);
-  j += ",\"maxDensityError\":" + json_number(f.max_density_error);
-  j += ",\"spray\":" + std::to_string(f.spray);
-  j += ",\"solverIterations\":" + std::to_string(f.solver_iterations);
-  // The frame's work (FrameStats::work) and its bound, summed over its
-  // ticks; workCapHit: a tick ended early on the bound; capHits: particles
-  // whose scans the bound's backstop cut (a pile); slowMotion: on the
-  // bound or the substep cap, and simulated time fell behind.
-  j += ",\"work\":" + json_number(f.work);
-  j += ",\"workLimit\":" + json_number(f.work_limit);
-  j += std::string(",\"workCapHit\":") + (f.work_cap_hit ? "true" : "false");
-  j += ",\"capHits\":" + std::to_string(f.cap_hits);
+  // The last frame's FrameStats, summed over its ticks (add_frame_stats),
+  // each field by its table's name in camelCase: work and workLimit (the
+  // frame's work and its bound), workCapHit (a tick ended early on the
+  // bound), capHits (particles whose scans the bound's backstop cut), ...
+  // The count, the time, a grid's cells and the bodies are the world's as
+  // it is now.
+  for (const tidepool::FrameStatField& field : tidepool::frame_stat_fields()) {
+    const std::string name = field.name;
+    if (name == "particles" || name == "time" || name == "cells" || name == "bodies") continue;
+    const double v = field.get(f);
+    j += "," + json_string(camel_case(name)) + ":" +
+         (field.type == tidepool::FrameStatField::Type::Bool ? (v != 0.0 ? "true" : "false") : json_number(v));
+  }
+  // On the bound or the substep cap: simulated time fell behind.
   j += std::string(",\"slowMotion\":") + (f.work_cap_hit || f.substep_cap_hit ? "true" : "false");
-  // Grid solvers: their cells and the largest |div u| the projection left
-  // [1/s], both 0 for particles; solverError is the last substep's final
-  // error (DFSPH: mean density error; grids: the projection's residual,
-  // relative to the divergence it started from).
   const tidepool::FieldView* grid = app.world.field();
   j += ",\"cells\":" + std::to_string(grid ? grid->nx * grid->ny : 0);
-  j += ",\"solverError\":" + json_number(f.solver_error);
-  j += ",\"maxDivergence\":" + json_number(f.max_divergence);
-  j += ",\"kineticEnergy\":" + json_number(f.kinetic_energy);
-  j += ",\"maxSpeed\":" + json_number(f.max_speed);
   // The WebAssembly heap's size [bytes] (0 natively): it only grows, so a
   // long session that keeps it flat holds no leak.
 #ifdef __EMSCRIPTEN__

@@ -42,36 +42,6 @@ constexpr double kTick = 1.0 / 60.0;     // [s]
 constexpr int kMaxTicksPerFrame = 3;
 constexpr double kTickBudgetMs = 30.0;   // stop ticking past this (slow devices)
 
-void add_stats(tidepool::FrameStats& sum, const tidepool::FrameStats& st) {
-  const int substeps = sum.substeps + st.substeps;
-  const int iterations = sum.solver_iterations + st.solver_iterations;
-  const int divergence = sum.divergence_iterations + st.divergence_iterations;
-  const float max_err = std::max(sum.max_density_error, st.max_density_error);
-  std::array<double, tidepool::kStageCount> stages = sum.stage_ms, stage_work = sum.stage_work;
-  for (int k = 0; k < tidepool::kStageCount; ++k) {
-    stages[k] += st.stage_ms[k];
-    stage_work[k] += st.stage_work[k];
-  }
-  const bool cap = sum.substep_cap_hit || st.substep_cap_hit;
-  const bool work_cap = sum.work_cap_hit || st.work_cap_hit;
-  const int cap_hits = sum.cap_hits + st.cap_hits;
-  // The ticks' work and their limits add up (an empty sum has no limit).
-  const bool empty = sum.substeps == 0 && sum.work == 0.0;
-  const double work = sum.work + st.work, limit = (empty ? 0.0 : sum.work_limit) + st.work_limit;
-  sum = st;  // latest values for everything else
-  sum.substeps = substeps;
-  sum.solver_iterations = iterations;
-  sum.divergence_iterations = divergence;
-  sum.max_density_error = max_err;
-  sum.stage_ms = stages;
-  sum.stage_work = stage_work;
-  sum.substep_cap_hit = cap;
-  sum.work_cap_hit = work_cap;
-  sum.cap_hits = cap_hits;
-  sum.work = work;
-  sum.work_limit = limit;
-}
-
 // Auto quality's choice (quality.h), taken in place: the running water is
 // resampled at the new count (World::resample), a grid's flow onto the new
 // size (stable.cpp). Time, obstacles, emitters and the frame count go on,
@@ -154,14 +124,14 @@ void simulate(App& app, double frame_time) {
   if (!app.paused) {
     app.accumulator += std::min(frame_time, kMaxFrameTime);
     while (app.accumulator >= kTick && ticks < kMaxTicksPerFrame) {
-      add_stats(sum, tick(app, clock, false));
+      tidepool::add_frame_stats(sum, tick(app, clock, false));
       app.accumulator -= kTick;
       ++ticks;
       if (now_ms() - t0 > kTickBudgetMs) break;
     }
     if (app.accumulator >= kTick) app.accumulator = 0.0;  // drop what we could not do
   } else if (app.step_once) {
-    add_stats(sum, tick(app, clock, true));
+    tidepool::add_frame_stats(sum, tick(app, clock, true));
     ticks = 1;
   }
   app.step_once = false;
@@ -188,7 +158,7 @@ void simulate(App& app, double frame_time) {
 void advance_frames(App& app, int frames) {
   const tidepool::Clock clock{&clock_now_ms, nullptr};
   tidepool::FrameStats sum;
-  for (int k = 0; k < frames; ++k) add_stats(sum, tick(app, clock, false));
+  for (int k = 0; k < frames; ++k) tidepool::add_frame_stats(sum, tick(app, clock, false));
   if (frames > 0) app.stats.last = sum;
 }
 

@@ -150,21 +150,15 @@ void dump_frame(FILE* f, const World& w) {
 }
 
 void write_stats(FILE* f, long frame, const FrameStats& s) {
-  std::fprintf(f,
-               "{\"frame\":%ld,\"t\":%.6f,\"particles\":%d,\"substeps\":%d,\"dt\":%.6g,"
-               "\"max_density_error\":%.6g,\"mean_density_error\":%.6g,\"spray\":%d,\"max_speed\":%.6g,"
-               "\"kinetic_energy\":%.6g,\"mean_neighbours\":%.4g,\"solver_iterations\":%d,"
-               "\"divergence_iterations\":%d,\"solver_error\":%.6g,\"substep_cap_hit\":%s,"
-               "\"contained\":%s,\"contained_particles\":%d,\"cells\":%d,\"max_divergence\":%.6g,"
-               "\"work\":%.6g,\"work_limit\":%.6g,\"work_cap_hit\":%s,\"cap_hits\":%d,\"stage_ms\":{",
-               frame, s.time, s.particles, s.substeps, static_cast<double>(s.dt),
-               static_cast<double>(s.max_density_error), static_cast<double>(s.mean_density_error), s.spray,
-               static_cast<double>(s.max_speed), s.kinetic_energy,
-               static_cast<double>(s.mean_neighbours), s.solver_iterations,
-               s.divergence_iterations, static_cast<double>(s.solver_error),
-               s.substep_cap_hit ? "true" : "false", s.contained ? "true" : "false",
-               s.contained_particles, s.cells, static_cast<double>(s.max_divergence), s.work, s.work_limit,
-               s.work_cap_hit ? "true" : "false", s.cap_hits);
+  std::fprintf(f, "{\"frame\":%ld", frame);
+  for (const FrameStatField& field : frame_stat_fields()) {
+    const double v = field.get(s);
+    if (field.type == FrameStatField::Type::Bool) std::fprintf(f, ",\"%s\":%s", field.name, v != 0.0 ? "true" : "false");
+    else if (field.type == FrameStatField::Type::Int) std::fprintf(f, ",\"%s\":%.0f", field.name, v);
+    else if (std::isfinite(v)) std::fprintf(f, ",\"%s\":%.6g", field.name, v);
+    else std::fprintf(f, ",\"%s\":null", field.name);  // no bound yet: JSON has no infinity
+  }
+  std::fprintf(f, ",\"stage_ms\":{");
   for (int k = 0; k < kStageCount; ++k)
     std::fprintf(f, "%s\"%s\":%.4f", k ? "," : "", stage_name(k), s.stage_ms[k]);
   std::fprintf(f, "},\"stage_work\":{");

@@ -2,10 +2,79 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "state.h"
 
 namespace tidepool {
+
+namespace {
+
+template <auto Member>
+FrameStatField field(const char* name, FrameStatField::Over over) {
+  using T = std::remove_reference_t<decltype(std::declval<FrameStats&>().*Member)>;
+  const FrameStatField::Type type = std::is_same_v<T, bool>       ? FrameStatField::Type::Bool
+                                    : std::is_integral_v<T>        ? FrameStatField::Type::Int
+                                                                   : FrameStatField::Type::Real;
+  return {name, type, over, [](const FrameStats& s) { return static_cast<double>(s.*Member); },
+          [](FrameStats& s, double v) { s.*Member = static_cast<T>(v); }};
+}
+
+}  // namespace
+
+const std::vector<FrameStatField>& frame_stat_fields() {
+  using O = FrameStatField::Over;
+  static const std::vector<FrameStatField> fields = {
+      field<&FrameStats::particles>("particles", O::Last),
+      field<&FrameStats::time>("time", O::Last),
+      field<&FrameStats::substeps>("substeps", O::Sum),
+      field<&FrameStats::dt>("dt", O::Last),
+      field<&FrameStats::max_density_error>("max_density_error", O::Max),
+      field<&FrameStats::mean_density_error>("mean_density_error", O::Last),
+      field<&FrameStats::spray>("spray", O::Last),
+      field<&FrameStats::max_speed>("max_speed", O::Last),
+      field<&FrameStats::kinetic_energy>("kinetic_energy", O::Last),
+      field<&FrameStats::mean_neighbours>("mean_neighbours", O::Last),
+      field<&FrameStats::solver_iterations>("solver_iterations", O::Sum),
+      field<&FrameStats::divergence_iterations>("divergence_iterations", O::Sum),
+      field<&FrameStats::solver_passes>("solver_passes", O::Last),
+      field<&FrameStats::solver_error>("solver_error", O::Last),
+      field<&FrameStats::substep_cap_hit>("substep_cap_hit", O::Any),
+      field<&FrameStats::contained>("contained", O::Last),
+      field<&FrameStats::contained_particles>("contained_particles", O::Last),
+      field<&FrameStats::cells>("cells", O::Last),
+      field<&FrameStats::max_divergence>("max_divergence", O::Last),
+      field<&FrameStats::work>("work", O::Sum),
+      field<&FrameStats::work_limit>("work_limit", O::Sum),
+      field<&FrameStats::work_cap_hit>("work_cap_hit", O::Any),
+      field<&FrameStats::cap_hits>("cap_hits", O::Sum),
+      field<&FrameStats::bodies>("bodies", O::Last),
+  };
+  return fields;
+}
+
+void add_frame_stats(FrameStats& sum, const FrameStats& next) {
+  if (sum.substeps == 0 && sum.work == 0.0) {
+    sum = next;
+    return;
+  }
+  FrameStats out = next;  // Last: the later value, for these and the rest
+  for (const FrameStatField& f : frame_stat_fields()) {
+    const double a = f.get(sum), b = f.get(next);
+    switch (f.over) {
+      case FrameStatField::Over::Last: break;
+      case FrameStatField::Over::Sum: f.set(out, a + b); break;
+      case FrameStatField::Over::Max: f.set(out, std::max(a, b)); break;
+      case FrameStatField::Over::Any: f.set(out, a != 0.0 || b != 0.0 ? 1.0 : 0.0); break;
+    }
+  }
+  for (int k = 0; k < kStageCount; ++k) {
+    out.stage_ms[k] = sum.stage_ms[k] + next.stage_ms[k];
+    out.stage_work[k] = sum.stage_work[k] + next.stage_work[k];
+  }
+  sum = out;
+}
 
 void compute_stats(const WorldState& s, FrameStats& st) {
   const Particles& p = s.particles;

@@ -79,6 +79,24 @@ struct FrameStats {
   int bodies = 0;                    // rigid bodies in the world (their coupling: stage_ms[kStageBodies])
 };
 
+// FrameStats's scalar fields, written once: their names (snake_case; the
+// CLI's --stats writes them so, the page's stats() in camelCase) and how
+// the frames or ticks of a longer span add up. stage_ms and stage_work add
+// up by stage.
+struct FrameStatField {
+  enum class Type { Int, Real, Bool };
+  enum class Over { Last, Sum, Max, Any };  // the span's last value, sum, largest, or any set
+  const char* name;
+  Type type;
+  Over over;
+  double (*get)(const FrameStats&);
+  void (*set)(FrameStats&, double);
+};
+const std::vector<FrameStatField>& frame_stat_fields();
+// `next` (a later tick or frame) added onto `sum` by each field's rule; an
+// empty sum (no substep, no work) becomes `next`.
+void add_frame_stats(FrameStats& sum, const FrameStats& next);
+
 // Circular force region for a pointer (mouse button or finger).
 struct PointerForce {
   glm::vec2 position{0.0f};
