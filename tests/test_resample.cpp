@@ -89,10 +89,14 @@ TEST_CASE("resampling refuses what it cannot do and changes nothing", "[resample
   REQUIRE(load_scene(w, "drop", SceneSetup{1000, "", {}}, &err));
   w.advance(1.0f / 60.0f);
   const uint64_t hash = w.state_hash();
+  const int n = w.count();
   CHECK_FALSE(w.resample(0));
   CHECK_FALSE(w.resample(-5));
   CHECK_FALSE(w.resample(kMaxParticles + 1));
-  // So few particles that h would exceed what validate() allows of the box.
+  // So few particles that their spacing would pass a quarter of the tank's
+  // short side (fit_problems): two particles in the drop's tank.
+  CHECK_FALSE(w.resample(2));
+  CHECK(w.count() == n);
   CHECK(w.state_hash() == hash);
 
   World grid;

@@ -84,12 +84,18 @@ TEST_CASE("a grid scene loads after a particle scene under any preset", "[scenes
     World w;
     std::string err;
     REQUIRE(load_scene(w, "drop", SceneSetup{500, preset, {}}, &err));
+    const float spacing = w.spacing(), support = w.params().h / spacing;
     for (const SceneInfo& s : scenes()) {
       if (s.default_particles != 0) continue;
       INFO(s.name);
-      CHECK(load_scene(w, s.name, SceneSetup{0}, &err));
+      World g = w;
+      const bool loaded = load_scene(g, s.name, SceneSetup{0}, &err);
       INFO(err);
-      CHECK(validate(w.params()).empty());
+      REQUIRE(loaded);
+      CHECK(validate(g.params()).empty());
+      // The spacing and h in spacings carry over; the mass follows rho0.
+      CHECK(g.spacing() == Approx(spacing).epsilon(1e-5));
+      CHECK(g.params().h / g.spacing() == Approx(support).epsilon(1e-5));
     }
   }
 }
