@@ -174,7 +174,7 @@ struct App {
   Contact hover;
   bool hovering = false;
   double hover_moved = -1.0;  // input clock of its last move
-  Look look;                  // the colours and the show (options.look, the panel's pickers)
+  Look look;                  // the colours and the show (setup.look, the panel's pickers)
 
   // Panel.
   bool panel_open = true;

@@ -127,9 +127,10 @@ void run_native(App* app) {
   if (grid)
     std::snprintf(body, sizeof body, "%dx%d cells, max |div u| %.2g /s", grid->nx, grid->ny,
                   app->stats.last.max_divergence);
-  else
-    std::snprintf(body, sizeof body, "%d particles, mean (%.3f, %.3f)", app->world.count(), water_mean(app->world).x,
-                  water_mean(app->world).y);
+  else {
+    const glm::vec2 mean = water_mean(app->world);
+    std::snprintf(body, sizeof body, "%d particles, mean (%.3f, %.3f)", app->world.count(), mean.x, mean.y);
+  }
   std::printf("tidepool_app: %llu frames, %s, %.1f fps, sim %.2f ms a frame, %d thread%s (%d in use)\n",
               static_cast<unsigned long long>(app->stats.frame), body, app->stats.fps, app->stats.sim_ms,
               app->pool->threads(), app->pool->threads() > 1 ? "s" : "", threads_in_use(*app));
@@ -175,8 +176,8 @@ int run(int argc, char** argv) {
   update_sizes(*app);
   app->tank_aspect = app->setup.aspect > 0.0f ? app->setup.aspect : room_aspect(*app);
   // The world, built once from the Setup: its parameters and bodies go
-  // into the load, its obstacles in place of the scene's.
-  // They belong to the Setup's scene (load() drops them on a change of scene).
+  // into the load as the Setup's scene's own (load() drops them on a change
+  // of scene), its obstacles in place of the scene's.
   app->scene = app->setup.scene;
   app->overrides = {app->setup.params.begin(), app->setup.params.end()};
   app->link_bodies = app->setup.bodies;

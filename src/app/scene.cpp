@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app.h"
+#include "tidepool/geometry.h"
 
 namespace tidepool::app {
 
@@ -149,7 +150,7 @@ int add_obstacle(App& app, const tidepool::Obstacle& o) {
   const tidepool::Box& box = app.world.box();
   const float size = std::max(box.max.x - box.min.x, box.max.y - box.min.y);
   auto inside = [&](glm::vec2 p) {
-    return std::isfinite(p.x) && std::isfinite(p.y) && p.x >= box.min.x - size && p.x <= box.max.x + size &&
+    return tidepool::finite2(p) && p.x >= box.min.x - size && p.x <= box.max.x + size &&
            p.y >= box.min.y - size && p.y <= box.max.y + size;
   };
   int id = -1;

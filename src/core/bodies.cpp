@@ -19,7 +19,6 @@ namespace tidepool {
 
 namespace {
 
-
 // Signed area and centroid of a polygon (the shoelace formula).
 float polygon_area(const std::vector<glm::vec2>& pts, glm::vec2* centroid) {
   double a = 0.0, cx = 0.0, cy = 0.0;
@@ -78,9 +77,7 @@ BodyShape BodyShape::polygon(const std::vector<glm::vec2>& points) {
   polygon_area(points, &c);
   // Corners already about their centroid, to rounding (a polygon read back
   // from its text, format_body), are kept as given: the text round-trips.
-  float reach = 0.0f;
-  for (const glm::vec2& p : points) reach = std::max(reach, glm::length(p));
-  if (finite2(c) && glm::length(c) > 1e-6f * reach)
+  if (finite2(c) && glm::length(c) > 1e-6f * s.reach())
     for (glm::vec2& p : s.points) p -= c;
   return s;
 }

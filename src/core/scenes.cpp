@@ -320,12 +320,13 @@ bool build(World& world, const Layout& native, const char* preset, const std::fu
   }
   const float area = fluid_area(layout);
   const int particles = setup.particles;
+  const int least = grid || mass_set ? 0 : least_particles(layout);
   if (!grid && (particles < 1 || particles > kMaxParticles)) {
     problems.push_back("particles = " + std::to_string(particles) + ": must be in [1, " +
                        std::to_string(kMaxParticles) + "]");
-  } else if (!grid && !mass_set && particles < least_particles(layout)) {
+  } else if (particles < least) {
     problems.push_back("particles = " + std::to_string(particles) + ": too few for this tank: they would lie over a " +
-                       "quarter of its short side apart; at least " + std::to_string(least_particles(layout)));
+                       "quarter of its short side apart; at least " + std::to_string(least));
   }
   Resolution res{0.0f, params.h, params.mass};
   if (problems.empty() && !grid) {
