@@ -288,13 +288,32 @@ void reversed_chunks(int n, ParallelFor::Body body, void* ctx, void*) {
   for (int end = n; end > 0; end -= 37) body(std::max(0, end - 37), end, ctx);
 }
 
-uint64_t run_hash(const char* scene, const char* preset, const ParallelFor& pf) {
+// A run's hash after `frames` frames: `particles` in the scene, and the
+// bodies given in text (a light box and a disc on the water).
+struct Run {
+  const char* scene;
+  const char* preset;
+  int particles = 1000, frames = 60;
+  std::vector<const char*> bodies = {};
+};
+uint64_t run_hash(const Run& run, const ParallelFor& pf) {
   World w;
   w.set_parallel_for(pf);
   std::string err;
-  REQUIRE(load_scene(w, scene, SceneSetup{1000, preset, {}}, &err));
-  for (int k = 0; k < 60; ++k) w.advance(1.0f / 60.0f);
+  SceneSetup setup{run.particles, run.preset, {}};
+  for (const char* text : run.bodies) {
+    BodyDef def;
+    REQUIRE(parse_body(text, &def, &err));
+    setup.bodies.push_back(def);
+  }
+  REQUIRE(load_scene(w, run.scene, setup, &err));
+  for (int k = 0; k < run.frames; ++k) w.advance(1.0f / 60.0f);
   return w.state_hash();
+}
+// The hook with every loop split, however small (ParallelFor::grain).
+ParallelFor split_all(ParallelFor pf) {
+  pf.grain = 1;
+  return pf;
 }
 
 // The mean of one coordinate (particles().x or .y): where the fluid's
@@ -308,22 +327,36 @@ double mean(const Array<float>& v) {
 }  // namespace
 
 TEST_CASE("same inputs give a bit-identical state, for any parallel split", "[scenes][determinism]") {
-  // Both solvers: their pair passes split the work differently (Müller's
-  // visit each pair once and write to both ends, in bands).
-  const std::pair<const char*, const char*> runs[] = {
-      {"dam-break", ""}, {"dam-break", "wcsph"}, {"pour", ""}};
-  for (const auto& [scene, preset] : runs) {
-    INFO(scene << " preset '" << preset << "'");
-    const uint64_t inline_hash = run_hash(scene, preset, ParallelFor{});
-    CHECK(run_hash(scene, preset, ParallelFor{}) == inline_hash);
-    CHECK(run_hash(scene, preset, ParallelFor{&reversed_chunks, nullptr}) == inline_hash);
+  // Every solver: the SPH pair passes split the work differently (Müller's
+  // visit each pair once and write to both ends, in bands); FLIP's transfer
+  // to the grid deals its particles into bands of rows (row_bands.h), its
+  // grid passes split by rows, and a body's faces join its projection; the
+  // stable fluids' passes split by rows. Each split as the core makes it,
+  // and with every loop split however small (a small run's loops are
+  // otherwise inline).
+  const Run runs[] = {{"dam-break", "water"},
+                      {"dam-break", "wcsph"},
+                      {"pour", ""},
+                      {"dam-break", "flip"},
+                      {"dam-break", "flip", 24000, 8},
+                      {"drop", "flip", 3000, 40, {"box,0.3,0.2,500,1.2,1.6", "disc,0.15,800,2.4,1.8"}},
+                      {"stir", "", 0, 30},
+                      {"smoke", "", 0, 30}};
+  for (const Run& run : runs) {
+    INFO(run.scene << " preset '" << run.preset << "', " << run.particles << " particles, " << run.bodies.size()
+                   << " bodies");
+    const uint64_t inline_hash = run_hash(run, ParallelFor{});
+    CHECK(run_hash(run, ParallelFor{}) == inline_hash);
+    CHECK(run_hash(run, split_all({&reversed_chunks, nullptr})) == inline_hash);
     // Real threads, where the build has them (not single-threaded wasm): a
-    // plain split, and the pool the CLI and the app use with 2 and 3 threads.
+    // plain split, and the pool the CLI and the app use with 2, 3 and 4
+    // threads.
     if (!kThreadsAvailable) continue;
-    CHECK(run_hash(scene, preset, ParallelFor{&two_threads, nullptr}) == inline_hash);
-    for (int threads : {2, 3}) {
+    CHECK(run_hash(run, split_all({&two_threads, nullptr})) == inline_hash);
+    for (int threads : {2, 3, 4}) {
       ThreadPool pool(threads);
-      CHECK(run_hash(scene, preset, pool.hook()) == inline_hash);
+      CHECK(run_hash(run, pool.hook()) == inline_hash);
+      CHECK(run_hash(run, split_all(pool.hook())) == inline_hash);
     }
   }
   // And different inputs give a different hash (the hash sees the state).

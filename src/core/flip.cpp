@@ -50,8 +50,10 @@
 #include "coupling.h"
 #include "cut_faces.h"
 #include "mac_grid.h"
+#include "neighbour_grid.h"  // TIDEPOOL_INLINE
 #include "poisson.h"
 #include "pointers.h"
+#include "row_bands.h"
 #include "solver.h"
 #include "state.h"
 #include "tidepool/kernels.h"  // kPi
@@ -116,13 +118,13 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   };
   static Shape shape(const WorldState& s);
   void fit(const WorldState& s);
-  void clear_window();
+  void clear_window(const Loops& loops);
   void particles_to_grid(const WorldState& s);
   void add_forces(const WorldState& s, float dt);
   void viscosity(const WorldState& s, float dt, FrameStats& st);
   void surface_tension(const WorldState& s, float dt);
-  void mark_known();
-  void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers);
+  void mark_known(const Loops& loops);
+  void extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect rect, int layers, const Loops& loops);
   void grid_to_particles(WorldState& s, float dt);
   void cut_cells(const WorldState& s, float dt);
   void liquid_cells();
@@ -153,7 +155,14 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   std::vector<float> fill_, surface_;  // each cell's share of liquid, the ghost fluid's terms
   std::vector<float> smooth_, normal_x_, normal_y_, held_;  // surface tension's curvature and potential
   std::vector<uint8_t> free_;
-  std::vector<std::pair<int, float>> layer_;  // an extrapolation layer's new faces
+  // Particles to grid on threads: the particles dealt into bands of rows,
+  // and each band's extent of particle cells.
+  static constexpr int kMostBands = 8;
+  RowBands bands_;
+  struct Extent {
+    int i_lo, j_lo, i_hi, j_hi;  // inclusive; empty with hi < lo
+  };
+  std::vector<Extent> band_extent_;
   PoissonSolver poisson_;
   // The solids on the faces (cut_faces.h), used while the step has any;
   // without them every face inside the grid is whole.
@@ -170,7 +179,7 @@ class FlipSolver final : public SolverBase<FlipSolver> {
   float v_share(int k) const { return cutting_ ? cut_.v_share()[static_cast<size_t>(k)] : 1.0f; }
   // A cell's open share (1 without solids).
   float open(int c) const { return cutting_ ? cut_.open(c) : 1.0f; }
-  void close_faces();
+  void close_faces(const Loops& loops);
 };
 
 // The layers of faces the flow is extrapolated to beyond the liquid's: a
@@ -221,23 +230,23 @@ void FlipSolver::fit(const WorldState& s) {
 }
 
 // Back to air, with no velocity, over the last step's window.
-void FlipSolver::clear_window() {
-  for_rows(cells(), g_.nx, [&](int c0, int c1) {
+void FlipSolver::clear_window(const Loops& loops) {
+  for_rows(loops, cells(), g_.nx, [&](int c0, int c1) {
     for (auto* f : {&count_, &source_, &fill_, &smooth_, &normal_x_, &normal_y_, &held_})
       std::fill(f->begin() + c0, f->begin() + c1, 0.0f);
     std::fill(type_.begin() + c0, type_.begin() + c1, uint8_t(kAirCell));
   });
-  for_rows(u_faces(), g_.nx + 1, [&](int k0, int k1) {
+  for_rows(loops, u_faces(), g_.nx + 1, [&](int k0, int k1) {
     for (auto* f : {&g_.u, &wu_}) std::fill(f->begin() + k0, f->begin() + k1, 0.0f);
   });
-  for_rows(v_faces(), g_.nx, [&](int k0, int k1) {
+  for_rows(loops, v_faces(), g_.nx, [&](int k0, int k1) {
     for (auto* f : {&g_.v, &wv_}) std::fill(f->begin() + k0, f->begin() + k1, 0.0f);
   });
 }
 
 // A face coordinate clamped into [0, n - 1]; NaN becomes 0, so that an
 // index made from it is always in the grid.
-inline float clamp_coordinate(float f, int n) { return f > 0.0f ? std::min(f, float(n - 1)) : 0.0f; }
+TIDEPOOL_INLINE float clamp_coordinate(float f, int n) { return f > 0.0f ? std::min(f, float(n - 1)) : 0.0f; }
 
 // The bilinear stencil at (fx, fy), in face units of a w x h face grid
 // (clamped into it): faces k, k + 1, k + w and k + w + 1, with their
@@ -246,10 +255,12 @@ struct Bilinear {
   int k;
   float w00, w10, w01, w11;
 };
-inline Bilinear bilinear(int w, int h, float fx, float fy) {
+// The stencil's first face along an axis of n faces, at f clamped.
+TIDEPOOL_INLINE int first_face(float clamped, int n) { return std::min(static_cast<int>(clamped), n - 2); }
+TIDEPOOL_INLINE Bilinear bilinear(int w, int h, float fx, float fy) {
   fx = clamp_coordinate(fx, w);
   fy = clamp_coordinate(fy, h);
-  const int i = std::min(static_cast<int>(fx), w - 2), j = std::min(static_cast<int>(fy), h - 2);
+  const int i = first_face(fx, w), j = first_face(fy, h);
   const float tx = fx - float(i), ty = fy - float(j);
   return {j * w + i, (1.0f - tx) * (1.0f - ty), tx * (1.0f - ty), (1.0f - tx) * ty, tx * ty};
 }
@@ -257,7 +268,7 @@ inline Bilinear bilinear(int w, int h, float fx, float fy) {
 // Bilinear weights of particle p on the faces of one component: the face
 // grid is w x h, its entry (i, j) at origin + dx (i + ox, j + oy).
 template <class F>
-inline void for_weights(const MacGrid& g, glm::vec2 p, int w, int h, float ox, float oy, F&& f) {
+TIDEPOOL_INLINE void for_weights(const MacGrid& g, glm::vec2 p, int w, int h, float ox, float oy, F&& f) {
   const Bilinear b = bilinear(w, h, (p.x - g.origin.x) / g.dx - ox, (p.y - g.origin.y) / g.dx - oy);
   f(b.k, b.w00);
   f(b.k + 1, b.w10);
@@ -271,23 +282,64 @@ inline void for_weights(const MacGrid& g, glm::vec2 p, int w, int h, float ox, f
 void FlipSolver::particles_to_grid(const WorldState& s) {
   const Particles& p = s.particles;
   const int nx = g_.nx, ny = g_.ny, n = p.size();
-  int i_lo = nx, i_hi = -1, j_lo = ny, j_hi = -1;
-  for (int k = 0; k < n; ++k) {
-    const glm::vec2 x(p.x[k], p.y[k]);
-    for_weights(g_, x, nx + 1, ny, 0.0f, 0.5f, [&](int f, float w) {
-      g_.u[f] += w * p.vx[k];
-      wu_[f] += w;
-    });
-    for_weights(g_, x, nx, ny + 1, 0.5f, 0.0f, [&](int f, float w) {
-      g_.v[f] += w * p.vy[k];
-      wv_[f] += w;
-    });
-    for_weights(g_, x, nx, ny, 0.5f, 0.5f, [&](int c, float w) { count_[c] += w; });
+  // The rows a particle's stencils reach: u's and the counts' (at y -
+  // dx / 2, ny rows), v's (at y, ny + 1 rows) and its own cell's.
+  auto stencil_rows = [&](int k) {
+    const float fy = (p.y[k] - g_.origin.y) / g_.dx;
+    const int ju = first_face(clamp_coordinate(fy - 0.5f, ny), ny), jv = first_face(clamp_coordinate(fy, ny + 1), ny + 1);
     int i, j;
-    g_.cell_at(x, &i, &j);
-    type_[g_.cell(i, j)] = kFluidCell;
-    i_lo = std::min(i_lo, i), i_hi = std::max(i_hi, i);
-    j_lo = std::min(j_lo, j), j_hi = std::max(j_hi, j);
+    g_.cell_at({p.x[k], p.y[k]}, &i, &j);
+    return std::make_pair(std::min({ju, jv, j}), std::max({ju + 1, jv + 1, j}));
+  };
+  bands_.deal(n, ny + 1, std::min(kMostBands, s.loops.runs(n, 1)), s.loops, stencil_rows);
+  // Each band adds the terms that fall on its rows, its particles in index
+  // order (row_bands.h), and finds the extent of the cells whose row it
+  // holds. One band (a loop run inline) holds every row and particle.
+  const int bands = bands_.bands();
+  band_extent_.resize(static_cast<size_t>(bands));
+  auto scatter = [&](int b, auto all) {
+    constexpr bool kAll = decltype(all)::value;
+    const int r0 = bands_.first_row(b), r1 = bands_.first_row(b + 1);
+    const int u0 = r0 * (nx + 1), u1 = r1 * (nx + 1), c0 = r0 * nx, c1 = r1 * nx;
+    Extent e = {nx, ny, -1, -1};
+    const int count = kAll ? n : static_cast<int>(bands_.end(b) - bands_.begin(b));
+    const int* list = bands_.begin(b);
+    for (int m = 0; m < count; ++m) {
+      const int k = kAll ? m : list[m];
+      const glm::vec2 x(p.x[k], p.y[k]);
+      for_weights(g_, x, nx + 1, ny, 0.0f, 0.5f, [&](int f, float w) {
+        if (!kAll && (f < u0 || f >= u1)) return;
+        g_.u[f] += w * p.vx[k];
+        wu_[f] += w;
+      });
+      for_weights(g_, x, nx, ny + 1, 0.5f, 0.0f, [&](int f, float w) {
+        if (!kAll && (f < c0 || f >= c1)) return;
+        g_.v[f] += w * p.vy[k];
+        wv_[f] += w;
+      });
+      for_weights(g_, x, nx, ny, 0.5f, 0.5f, [&](int c, float w) {
+        if (kAll || (c >= c0 && c < c1)) count_[c] += w;
+      });
+      int i, j;
+      g_.cell_at(x, &i, &j);
+      if (!kAll && (j < r0 || j >= r1)) continue;
+      type_[g_.cell(i, j)] = kFluidCell;
+      e.i_lo = std::min(e.i_lo, i), e.i_hi = std::max(e.i_hi, i);
+      e.j_lo = std::min(e.j_lo, j), e.j_hi = std::max(e.j_hi, j);
+    }
+    band_extent_[static_cast<size_t>(b)] = e;
+  };
+  if (bands == 1) {
+    scatter(0, std::true_type{});
+  } else {
+    s.loops.parallel(bands, [&](int b0, int b1) {
+      for (int b = b0; b < b1; ++b) scatter(b, std::false_type{});
+    });
+  }
+  int i_lo = nx, i_hi = -1, j_lo = ny, j_hi = -1;
+  for (const Extent& e : band_extent_) {
+    i_lo = std::min(i_lo, e.i_lo), i_hi = std::max(i_hi, e.i_hi);
+    j_lo = std::min(j_lo, e.j_lo), j_hi = std::max(j_hi, e.j_hi);
   }
   // The band: the particles' weights reach a cell beyond their own, the
   // extrapolated layers beyond those, and the projection wants an air cell
@@ -297,11 +349,11 @@ void FlipSolver::particles_to_grid(const WorldState& s) {
   window_ = n > 0 ? CellWindow{std::max(0, i_lo - band), std::max(0, j_lo - band), std::min(nx, i_hi + 1 + band),
                                std::min(ny, j_hi + 1 + band)}
                   : CellWindow{};
-  for_rows(u_faces(), nx + 1, [&](int k0, int k1) {
+  for_rows(s.loops, u_faces(), nx + 1, [&](int k0, int k1) {
     for (int f = k0; f < k1; ++f)
       if (wu_[f] > 0.0f) g_.u[f] /= wu_[f];
   });
-  for_rows(v_faces(), nx, [&](int k0, int k1) {
+  for_rows(s.loops, v_faces(), nx, [&](int k0, int k1) {
     for (int f = k0; f < k1; ++f)
       if (wv_[f] > 0.0f) g_.v[f] /= wv_[f];
   });
@@ -313,7 +365,7 @@ void FlipSolver::cut_cells(const WorldState& s, float dt) {
   cutting_ = !s.solids.empty();
   if (!cutting_) return;
   cut_.update(g_, s.solids, window_, dt, {s.params.gravity_x, s.params.gravity_y});
-  for_rows(cells(), g_.nx, [&](int c0, int c1) {
+  for_rows(s.loops, cells(), g_.nx, [&](int c0, int c1) {
     for (int c = c0; c < c1; ++c)
       if (cut_.open(c) <= 0.0f) type_[c] = kSolidCell;
   });
@@ -406,23 +458,27 @@ void FlipSolver::surface_correction(const WorldState& s, float dt) {
 // Copies into each unknown face of the rectangle the mean of its known
 // neighbours, layer by layer: the particles near the surface sample faces
 // that no particle reached.
-void FlipSolver::extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect r, int layers) {
+// known holds 1 on the faces known before the first layer and layer + 2
+// on those layer `layer` adds: a layer reads only the faces known before
+// it, so its faces are independent of each other, and a face it adds is
+// one no other face of the layer reads.
+void FlipSolver::extrapolate(std::vector<float>* f, std::vector<uint8_t>* known, int w, FaceRect r, int layers,
+                             const Loops& loops) {
   std::vector<uint8_t>& on = *known;
   for (int layer = 0; layer < layers; ++layer) {
-    layer_.clear();
-    for (int j = r.j0; j < r.j1; ++j)
-      for (int i = r.i0; i < r.i1; ++i) {
-        const int k = j * w + i;
-        if (on[k]) continue;
-        float sum = 0.0f;
-        int m = 0;
-        if (i > r.i0 && on[k - 1]) sum += (*f)[k - 1], ++m;
-        if (i + 1 < r.i1 && on[k + 1]) sum += (*f)[k + 1], ++m;
-        if (j > r.j0 && on[k - w]) sum += (*f)[k - w], ++m;
-        if (j + 1 < r.j1 && on[k + w]) sum += (*f)[k + w], ++m;
-        if (m > 0) layer_.emplace_back(k, sum / float(m));
-      }
-    for (const auto& [k, value] : layer_) (*f)[k] = value, on[k] = 1;
+    const uint8_t before = static_cast<uint8_t>(layer + 1), added = static_cast<uint8_t>(layer + 2);
+    auto was = [&](int k) { return on[k] != 0 && on[k] <= before; };
+    for_cells(loops, r, [&](int i, int j) {
+      const int k = j * w + i;
+      if (on[k]) return;
+      float sum = 0.0f;
+      int m = 0;
+      if (i > r.i0 && was(k - 1)) sum += (*f)[k - 1], ++m;
+      if (i + 1 < r.i1 && was(k + 1)) sum += (*f)[k + 1], ++m;
+      if (j > r.j0 && was(k - w)) sum += (*f)[k - w], ++m;
+      if (j + 1 < r.j1 && was(k + w)) sum += (*f)[k + w], ++m;
+      if (m > 0) (*f)[k] = sum / float(m), on[k] = added;
+    });
   }
 }
 
@@ -432,42 +488,38 @@ void FlipSolver::add_forces(const WorldState& s, float dt) {
   const Params& P = s.params;
   const int nx = g_.nx, ny = g_.ny;
   const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j)
-    for (int i = fu.i0; i < fu.i1; ++i) {
-      const int k = g_.u_index(i, j);
-      float& u = g_.u[k];
-      const bool open = i > 0 && i < nx && type_[g_.cell(i - 1, j)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell &&
-                        u_share(k) > 0.0f;
-      u = open ? u + dt * (P.gravity_x + pointer_accel(s.pointers, g_.u_face(i, j), u, {1.0f, 0.0f}, dt))
-               : cutting_ ? cut_.u_solid(k) : 0.0f;
-    }
-  for (int j = fv.j0; j < fv.j1; ++j)
-    for (int i = fv.i0; i < fv.i1; ++i) {
-      const int k = g_.v_index(i, j);
-      float& v = g_.v[k];
-      const bool open = j > 0 && j < ny && type_[g_.cell(i, j - 1)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell &&
-                        v_share(k) > 0.0f;
-      v = open ? v + dt * (P.gravity_y + pointer_accel(s.pointers, g_.v_face(i, j), v, {0.0f, 1.0f}, dt))
-               : cutting_ ? cut_.v_solid(k) : 0.0f;
-    }
+  for_cells(s.loops, fu, [&](int i, int j) {
+    const int k = g_.u_index(i, j);
+    float& u = g_.u[k];
+    const bool open = i > 0 && i < nx && type_[g_.cell(i - 1, j)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell &&
+                      u_share(k) > 0.0f;
+    u = open ? u + dt * (P.gravity_x + pointer_accel(s.pointers, g_.u_face(i, j), u, {1.0f, 0.0f}, dt))
+             : cutting_ ? cut_.u_solid(k) : 0.0f;
+  });
+  for_cells(s.loops, fv, [&](int i, int j) {
+    const int k = g_.v_index(i, j);
+    float& v = g_.v[k];
+    const bool open = j > 0 && j < ny && type_[g_.cell(i, j - 1)] != kSolidCell && type_[g_.cell(i, j)] != kSolidCell &&
+                      v_share(k) > 0.0f;
+    v = open ? v + dt * (P.gravity_y + pointer_accel(s.pointers, g_.v_face(i, j), v, {0.0f, 1.0f}, dt))
+             : cutting_ ? cut_.v_solid(k) : 0.0f;
+  });
 }
 
 // After the projection, the faces the solids close carry the solids'
 // velocities (a body's new one): the flow the particles beside a solid
 // sample there.
-void FlipSolver::close_faces() {
+void FlipSolver::close_faces(const Loops& loops) {
   if (!cutting_) return;
   const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j)
-    for (int i = fu.i0; i < fu.i1; ++i) {
-      const int k = g_.u_index(i, j);
-      if (u_share(k) <= 0.0f) g_.u[k] = cut_.u_solid(k);
-    }
-  for (int j = fv.j0; j < fv.j1; ++j)
-    for (int i = fv.i0; i < fv.i1; ++i) {
-      const int k = g_.v_index(i, j);
-      if (v_share(k) <= 0.0f) g_.v[k] = cut_.v_solid(k);
-    }
+  for_cells(loops, fu, [&](int i, int j) {
+    const int k = g_.u_index(i, j);
+    if (u_share(k) <= 0.0f) g_.u[k] = cut_.u_solid(k);
+  });
+  for_cells(loops, fv, [&](int i, int j) {
+    const int k = g_.v_index(i, j);
+    if (v_share(k) <= 0.0f) g_.v[k] = cut_.v_solid(k);
+  });
 }
 
 // Viscosity on the faces that carry fluid (mac_grid.cpp), with nu = mu /
@@ -485,20 +537,18 @@ void FlipSolver::viscosity(const WorldState& s, float dt, FrameStats& st) {
   const FaceRect fu = u_faces(), fv = v_faces();
   const double reserve = tail(s);
   free_.resize(std::max(g_.u.size(), g_.v.size()));
-  for (int j = fu.j0; j < fu.j1; ++j)
-    for (int i = fu.i0; i < fu.i1; ++i) {
-      const int k = g_.u_index(i, j);
-      free_[k] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j)) && u_share(k) > 0.0f;
-    }
+  for_cells(s.loops, fu, [&](int i, int j) {
+    const int k = g_.u_index(i, j);
+    free_[k] = i > 0 && i < nx && carries(g_.cell(i - 1, j), g_.cell(i, j)) && u_share(k) > 0.0f;
+  });
   st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, walls, a, passes_within(st, double(fu.cells()), kViscousIterations, reserve), fu,
-                           &work_);
-  for (int j = fv.j0; j < fv.j1; ++j)
-    for (int i = fv.i0; i < fv.i1; ++i) {
-      const int k = g_.v_index(i, j);
-      free_[k] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j)) && v_share(k) > 0.0f;
-    }
+                           &work_, s.loops);
+  for_cells(s.loops, fv, [&](int i, int j) {
+    const int k = g_.v_index(i, j);
+    free_[k] = j > 0 && j < ny && carries(g_.cell(i, j - 1), g_.cell(i, j)) && v_share(k) > 0.0f;
+  });
   st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, walls, a, passes_within(st, double(fv.cells()), kViscousIterations, reserve), fv,
-                           &work_);
+                           &work_, s.loops);
 }
 
 // Surface tension as the pressure jump sigma kappa across the surface
@@ -515,38 +565,35 @@ void FlipSolver::surface_tension(const WorldState& s, float dt) {
   auto at = [&](const std::vector<float>& f, int i, int j) {
     return f[g_.cell(std::clamp(i, 0, nx - 1), std::clamp(j, 0, ny - 1))];
   };
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) {
-      float sum = 0.0f;
-      for (int b = -1; b <= 1; ++b)
-        for (int a = -1; a <= 1; ++a) sum += float((2 - std::abs(a)) * (2 - std::abs(b))) * at(fill_, i + a, j + b);
-      smooth_[g_.cell(i, j)] = sum / 16.0f;
-    }
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) {
-      const float gx = at(smooth_, i + 1, j) - at(smooth_, i - 1, j);
-      const float gy = at(smooth_, i, j + 1) - at(smooth_, i, j - 1);
-      const float len = std::sqrt(gx * gx + gy * gy);
-      const bool defined = len > 1e-3f;
-      normal_x_[g_.cell(i, j)] = defined ? -gx / len : 0.0f;
-      normal_y_[g_.cell(i, j)] = defined ? -gy / len : 0.0f;
-    }
+  for_cells(s.loops, w, [&](int i, int j) {
+    float sum = 0.0f;
+    for (int b = -1; b <= 1; ++b)
+      for (int a = -1; a <= 1; ++a) sum += float((2 - std::abs(a)) * (2 - std::abs(b))) * at(fill_, i + a, j + b);
+    smooth_[g_.cell(i, j)] = sum / 16.0f;
+  });
+  for_cells(s.loops, w, [&](int i, int j) {
+    const float gx = at(smooth_, i + 1, j) - at(smooth_, i - 1, j);
+    const float gy = at(smooth_, i, j + 1) - at(smooth_, i, j - 1);
+    const float len = std::sqrt(gx * gx + gy * gy);
+    const bool defined = len > 1e-3f;
+    normal_x_[g_.cell(i, j)] = defined ? -gx / len : 0.0f;
+    normal_y_[g_.cell(i, j)] = defined ? -gy / len : 0.0f;
+  });
   const float scale = s.params.surface_tension * dt / s.params.rest_density;
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) {
-      float& held = held_[g_.cell(i, j)];
-      held = 0.0f;
-      if (type_[g_.cell(i, j)] != kFluidCell) continue;
-      const float div = (at(normal_x_, i + 1, j) - at(normal_x_, i - 1, j) + at(normal_y_, i, j + 1) -
-                         at(normal_y_, i, j - 1)) / (2.0f * g_.dx);
-      held = scale * std::clamp(div, -1.0f / g_.dx, 1.0f / g_.dx);
-    }
+  for_cells(s.loops, w, [&](int i, int j) {
+    float& held = held_[g_.cell(i, j)];
+    held = 0.0f;
+    if (type_[g_.cell(i, j)] != kFluidCell) return;
+    const float div = (at(normal_x_, i + 1, j) - at(normal_x_, i - 1, j) + at(normal_y_, i, j + 1) -
+                       at(normal_y_, i, j - 1)) / (2.0f * g_.dx);
+    held = scale * std::clamp(div, -1.0f / g_.dx, 1.0f / g_.dx);
+  });
 }
 
 // Bilinear samples of two fields on the same w x h faces at (fx, fy) in
 // face units, with one set of weights: *a from f, and *b from g unless b
 // is null.
-inline void sample2(const float* f, const float* g, int w, int h, float fx, float fy, float* a, float* b) {
+TIDEPOOL_INLINE void sample2(const float* f, const float* g, int w, int h, float fx, float fy, float* a, float* b) {
   const Bilinear s = bilinear(w, h, fx, fy);
   const int k = s.k;
   *a = s.w00 * f[k] + s.w10 * f[k + 1] + s.w01 * f[k + w] + s.w11 * f[k + w + 1];
@@ -554,7 +601,7 @@ inline void sample2(const float* f, const float* g, int w, int h, float fx, floa
 }
 
 // The grid velocity at p, and the step's change of it unless change is null.
-inline void FlipSolver::velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change) const {
+TIDEPOOL_INLINE void FlipSolver::velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change) const {
   const float fx = (p.x - g_.origin.x) / g_.dx, fy = (p.y - g_.origin.y) / g_.dx;
   sample2(g_.u.data(), u_old_.data(), g_.nx + 1, g_.ny, fx, fy - 0.5f, &now->x, change ? &change->x : nullptr);
   sample2(g_.v.data(), v_old_.data(), g_.nx, g_.ny + 1, fx - 0.5f, fy, &now->y, change ? &change->y : nullptr);
@@ -562,19 +609,19 @@ inline void FlipSolver::velocity(glm::vec2 p, glm::vec2* now, glm::vec2* change)
 
 // The faces the projection left with fluid on a side are known; the rest
 // of the window's take the extrapolated flow.
-void FlipSolver::mark_known() {
+void FlipSolver::mark_known(const Loops& loops) {
   const int nx = g_.nx, ny = g_.ny;
   const FaceRect fu = u_faces(), fv = v_faces();
-  for (int j = fu.j0; j < fu.j1; ++j)
-    for (int i = fu.i0; i < fu.i1; ++i)
-      known_u_[g_.u_index(i, j)] = (i > 0 && type_[g_.cell(i - 1, j)] == kFluidCell) ||
-                                   (i < nx && type_[g_.cell(i, j)] == kFluidCell);
-  for (int j = fv.j0; j < fv.j1; ++j)
-    for (int i = fv.i0; i < fv.i1; ++i)
-      known_v_[g_.v_index(i, j)] = (j > 0 && type_[g_.cell(i, j - 1)] == kFluidCell) ||
-                                   (j < ny && type_[g_.cell(i, j)] == kFluidCell);
-  extrapolate(&g_.u, &known_u_, nx + 1, fu, layers_);
-  extrapolate(&g_.v, &known_v_, nx, fv, layers_);
+  for_cells(loops, fu, [&](int i, int j) {
+    known_u_[g_.u_index(i, j)] = (i > 0 && type_[g_.cell(i - 1, j)] == kFluidCell) ||
+                                 (i < nx && type_[g_.cell(i, j)] == kFluidCell);
+  });
+  for_cells(loops, fv, [&](int i, int j) {
+    known_v_[g_.v_index(i, j)] = (j > 0 && type_[g_.cell(i, j - 1)] == kFluidCell) ||
+                                 (j < ny && type_[g_.cell(i, j)] == kFluidCell);
+  });
+  extrapolate(&g_.u, &known_u_, nx + 1, fu, layers_, loops);
+  extrapolate(&g_.v, &known_v_, nx, fv, layers_, loops);
 }
 
 // Grid to particles. The FLIP share is a rate in time: flip_ratio over
@@ -584,10 +631,10 @@ void FlipSolver::grid_to_particles(WorldState& s, float dt) {
   Particles& p = s.particles;
   const float r = std::pow(s.params.flip_ratio, 120.0f * dt);
   // u_old_ becomes the change the step made on the window's faces.
-  for_rows(u_faces(), g_.nx + 1, [&](int k0, int k1) {
+  for_rows(s.loops, u_faces(), g_.nx + 1, [&](int k0, int k1) {
     for (int f = k0; f < k1; ++f) u_old_[f] = g_.u[f] - u_old_[f];
   });
-  for_rows(v_faces(), g_.nx, [&](int k0, int k1) {
+  for_rows(s.loops, v_faces(), g_.nx, [&](int k0, int k1) {
     for (int f = k0; f < k1; ++f) v_old_[f] = g_.v[f] - v_old_[f];
   });
   const float inv_dt = 1.0f / dt;
@@ -623,7 +670,7 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   p.ax.resize(static_cast<size_t>(p.size()));
   p.ay.resize(static_cast<size_t>(p.size()));
   fit(s);
-  clear_window();
+  clear_window(s.loops);
   particles_to_grid(s);
   cut_cells(s, dt);
   st.work += p.size() + static_cast<double>(window_.cells());
@@ -632,8 +679,8 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   // extrapolation: only the flow the particles' paths cross beside the
   // liquid does, after the projection (mark_known).
   const int nx = g_.nx, ny = g_.ny;
-  for_rows(u_faces(), nx + 1, [&](int k0, int k1) { std::copy(g_.u.begin() + k0, g_.u.begin() + k1, u_old_.begin() + k0); });
-  for_rows(v_faces(), nx, [&](int k0, int k1) { std::copy(g_.v.begin() + k0, g_.v.begin() + k1, v_old_.begin() + k0); });
+  for_rows(s.loops, u_faces(), nx + 1, [&](int k0, int k1) { std::copy(g_.u.begin() + k0, g_.u.begin() + k1, u_old_.begin() + k0); });
+  for_rows(s.loops, v_faces(), nx, [&](int k0, int k1) { std::copy(g_.v.begin() + k0, g_.v.begin() + k1, v_old_.begin() + k0); });
   clock.lap(kStageTransfer);
   // Viscosity before the forces: gravity's hydrostatic part is a gradient
   // that the projection removes whole, where a viscous step after it would
@@ -654,25 +701,23 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
   auto full = [&](int j) { return j + 1 == g_.ny ? rest * top_share_ : rest; };  // a row's cell at rest
   const float spread = 1.0f - std::pow(1.0f - P.volume_correction, 120.0f * dt);
   const CellWindow w = window_;
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) {
-      const int c = g_.cell(i, j);
-      fill_[c] = std::min(count_[c] / (full(j) * std::max(open(c), 1e-3f)), 1.0f);
-    }
+  for_cells(s.loops, w, [&](int i, int j) {
+    const int c = g_.cell(i, j);
+    fill_[c] = std::min(count_[c] / (full(j) * std::max(open(c), 1e-3f)), 1.0f);
+  });
   liquid_cells();
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) {
-      const int c = g_.cell(i, j);
-      source_[c] = 0.0f;
-      if (type_[c] != kFluidCell) continue;
-      // Below the surface (no air beside it) a whole cell is full at rest:
-      // one emptier draws its neighbours in. Surface cells are partly full.
-      const float a = open(c);
-      const bool inside = a >= 1.0f && (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
-                          (j == 0 || type_[c - nx] != kAirCell) && (j + 1 == ny || type_[c + nx] != kAirCell);
-      const float excess = count_[c] / (full(j) * std::max(a, 1e-3f)) - 1.0f;
-      if (excess > 0.0f || inside) source_[c] = spread * excess / dt;
-    }
+  for_cells(s.loops, w, [&](int i, int j) {
+    const int c = g_.cell(i, j);
+    source_[c] = 0.0f;
+    if (type_[c] != kFluidCell) return;
+    // Below the surface (no air beside it) a whole cell is full at rest:
+    // one emptier draws its neighbours in. Surface cells are partly full.
+    const float a = open(c);
+    const bool inside = a >= 1.0f && (i == 0 || type_[c - 1] != kAirCell) && (i + 1 == nx || type_[c + 1] != kAirCell) &&
+                        (j == 0 || type_[c - nx] != kAirCell) && (j + 1 == ny || type_[c + nx] != kAirCell);
+    const float excess = count_[c] / (full(j) * std::max(a, 1e-3f)) - 1.0f;
+    if (excess > 0.0f || inside) source_[c] = spread * excess / dt;
+  });
   const bool tension = P.surface_tension > 0.0f;
   if (tension) surface_tension(s, dt);
   const bool bodies = cutting_ && !s.bodies.empty();
@@ -687,17 +732,22 @@ void FlipSolver::step(WorldState& s, float dt, StageClock& clock, FrameStats& st
     for (size_t k = 0; k < rigid_.change.size(); ++k) rigid_.change[k] += rigid_.start[k] - fallen_[k];
     solved_bodies(s, rigid_.change);
   }
-  close_faces();
+  close_faces(s.loops);
   // The pressure at the particles: p = rho0 phi / dt in their cell.
-  for (int k = 0; k < p.size(); ++k) {
-    int i, j;
-    g_.cell_at({p.x[k], p.y[k]}, &i, &j);
-    const int c = g_.cell(i, j);
-    p.pressure[k] = finite_float(double(P.rest_density) * phi_[c] / dt);
-    p.density[k] = P.rest_density * count_[c] / (full(j) * std::max(open(c), 1e-3f));
-  }
+  s.loops.parallel(
+      p.size(),
+      [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) {
+          int i, j;
+          g_.cell_at({p.x[k], p.y[k]}, &i, &j);
+          const int c = g_.cell(i, j);
+          p.pressure[k] = finite_float(double(P.rest_density) * phi_[c] / dt);
+          p.density[k] = P.rest_density * count_[c] / (full(j) * std::max(open(c), 1e-3f));
+        }
+      },
+      1);
   clock.lap(kStagePressure);
-  mark_known();
+  mark_known(s.loops);
   grid_to_particles(s, dt);
   st.work += p.size() + static_cast<double>(window_.cells());
   clock.lap(kStageTransfer);

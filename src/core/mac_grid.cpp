@@ -15,20 +15,22 @@ float MacGrid::divergence(int i, int j) const {
   return (u[u_index(i + 1, j)] - u[u_index(i, j)] + v[v_index(i, j + 1)] - v[v_index(i, j)]) / dx;
 }
 
-int MacGrid::contain(float vmax, CellWindow window) {
+int MacGrid::contain(float vmax, CellWindow window, const Loops& loops) {
   const CellWindow w = window.or_whole(nx, ny);
-  int hits = 0;
-  auto hold = [&](float& x) {
-    if (!(std::fabs(x) <= vmax)) {
-      x = x > vmax ? vmax : x < -vmax ? -vmax : 0.0f;
-      ++hits;
-    }
+  // Each row's count of faces held (a count: exact in a double).
+  auto hold = [&](float* x, int n) {
+    int hits = 0;
+    for (int k = 0; k < n; ++k)
+      if (!(std::fabs(x[k]) <= vmax)) {
+        x[k] = x[k] > vmax ? vmax : x[k] < -vmax ? -vmax : 0.0f;
+        ++hits;
+      }
+    return static_cast<double>(hits);
   };
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i <= w.i1; ++i) hold(u[u_index(i, j)]);
-  for (int j = w.j0; j <= w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) hold(v[v_index(i, j)]);
-  return hits;
+  const int wu = w.nx() + 1, wv = w.nx();
+  const double hits = loops.sum_rows(w.ny(), wu, [&](int j) { return hold(&u[u_index(w.i0, w.j0 + j)], wu); }) +
+                      loops.sum_rows(w.ny() + 1, wv, [&](int j) { return hold(&v[v_index(w.i0, w.j0 + j)], wv); });
+  return static_cast<int>(hits);
 }
 
 namespace {
@@ -90,7 +92,7 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
                          CellWindow window, CutFaces* cut, RigidSolve* rigid, float density) {
   MacGrid& g = *grid;
   const CellWindow w = window.or_whole(g.nx, g.ny);
-  const int contained = g.contain(max_speed, w);
+  const int contained = g.contain(max_speed, w, loops);
   const int nx = g.nx, ny = g.ny;
   const size_t cells = static_cast<size_t>(nx) * ny;
   rhs->resize(cells);
@@ -122,9 +124,9 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
         (*f)[static_cast<size_t>(col.cells[k])] += scale * glm::dot(col.j[k], v[b]);
     }
   };
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i)
-      (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
+  for_cells(loops, w, [&](int i, int j) {
+    (*rhs)[g.cell(i, j)] = type[g.cell(i, j)] == kFluidCell ? -g.dx * g.dx * excess(i, j) : 0.0f;
+  });
   if (rigid) body_flux(rigid->start, -1.0f, rhs);  // the bodies' flux, -J U*
   // 1 / theta of the face between cells a and b: 1 unless one is fluid and
   // the other air, with fills.
@@ -142,11 +144,10 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
   if (fill) {
     std::vector<float>& extra = *surface.scratch;
     extra.resize(cells);
-    for (int j = w.j0; j < w.j1; ++j)
-      for (int i = w.i0; i < w.i1; ++i) {
+    for_cells(loops, w, [&](int i, int j) {
         const int c = g.cell(i, j);
         extra[c] = 0.0f;
-        if (type[c] != kFluidCell) continue;
+        if (type[c] != kFluidCell) return;
         // Each air neighbour's term a (phi_c - held) / theta: a / theta on
         // the diagonal (a of it there already), a held / theta to the
         // right-hand side.
@@ -159,9 +160,9 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
           extra[c] += share[k] * (t - 1.0f);
           (*rhs)[c] += share[k] * t * held(c);
         }
-      }
+    });
   }
-  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr, w, cut ? cut->shares() : FaceShares{});
+  solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr, w, cut ? cut->shares() : FaceShares{}, loops);
   solver->set_rigid(rigid ? &rigid->columns : nullptr, density);
   const PoissonResult res = solver->solve(*rhs, phi, tolerance, max_iterations, loops);
   solver->set_rigid(nullptr, 0.0f);
@@ -191,18 +192,16 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
     return (pb - pa) * inverse_theta(a, b);
   };
   // The faces between two of the window's cells (the walls' are closed).
-  for (int j = w.j0; j < w.j1; ++j)
-    for (int i = w.i0 + 1; i < w.i1; ++i) {
-      const int a = g.cell(i - 1, j), b = g.cell(i, j);
-      if (moves(a, b) && u_share(i, j) > 0.0f) g.u[g.u_index(i, j)] -= jump(a, b) / g.dx;
-    }
-  for (int j = w.j0 + 1; j < w.j1; ++j)
-    for (int i = w.i0; i < w.i1; ++i) {
-      const int a = g.cell(i, j - 1), b = g.cell(i, j);
-      if (moves(a, b) && v_share(i, j) > 0.0f) g.v[g.v_index(i, j)] -= jump(a, b) / g.dx;
-    }
+  for_cells(loops, {w.i0 + 1, w.j0, w.i1, w.j1}, [&](int i, int j) {
+    const int a = g.cell(i - 1, j), b = g.cell(i, j);
+    if (moves(a, b) && u_share(i, j) > 0.0f) g.u[g.u_index(i, j)] -= jump(a, b) / g.dx;
+  });
+  for_cells(loops, {w.i0, w.j0 + 1, w.i1, w.j1}, [&](int i, int j) {
+    const int a = g.cell(i, j - 1), b = g.cell(i, j);
+    if (moves(a, b) && v_share(i, j) > 0.0f) g.v[g.v_index(i, j)] -= jump(a, b) / g.dx;
+  });
   ProjectionResult out;
-  out.contained = contained + g.contain(max_speed, w);
+  out.contained = contained + g.contain(max_speed, w, loops);
   out.iterations = res.iterations;
   out.residual = res.residual;
   out.work = static_cast<double>(w.cells()) * (res.iterations + 2);  // with the divergence and the gradient
@@ -211,12 +210,15 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
     for_rows(w, nx, [&](int c0, int c1) { std::fill(bodies.begin() + c0, bodies.begin() + c1, 0.0f); });
     body_flux(velocity, 1.0f / (g.dx * g.dx), &bodies);
   }
-  for (int j = w.j0; j < w.j1; ++j)
+  out.max_divergence = static_cast<float>(loops.max_rows(w.ny(), w.nx(), [&](int r) {
+    const int j = w.j0 + r;
+    float most = 0.0f;
     for (int i = w.i0; i < w.i1; ++i) {
       const int c = g.cell(i, j);
-      if (type[c] == kFluidCell)
-        out.max_divergence = std::max(out.max_divergence, std::fabs(excess(i, j) + (rigid ? bodies[c] : 0.0f)));
+      if (type[c] == kFluidCell) most = std::max(most, std::fabs(excess(i, j) + (rigid ? bodies[c] : 0.0f)));
     }
+    return static_cast<double>(most);
+  }));
   return out;
 }
 
@@ -226,17 +228,34 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
 // same operator applied forward: f_k += a (sum of free neighbours - (4 +
 // g_k) f_k + 2 sum of walls).
 double diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
-                     float a, int max_iterations, FaceRect rect, std::vector<float>* work) {
+                     float a, int max_iterations, FaceRect rect, std::vector<float>* work, const Loops& loops) {
   const size_t n = field->size();
   std::vector<float>& x = *field;
   const uint8_t* const on = free.data();
-  // Visits every free face of the rectangle with its index and grid position.
-  auto each = [&](auto&& f) {
-    for (int j = rect.j0; j < rect.j1; ++j)
+  // Visits every free face of the rectangle's rows [r0, r1) (counted from
+  // its first) with its index and grid position.
+  auto each_in = [&](int r0, int r1, auto&& f) {
+    for (int j = rect.j0 + r0; j < rect.j0 + r1; ++j)
       for (int i = rect.i0; i < rect.i1; ++i) {
         const int k = j * w + i;
         if (on[k]) f(k, i, j);
       }
+  };
+  // Every free face, the rows split over the threads: f writes only face k.
+  auto each = [&](auto&& f) { loops.rows(rect.ny(), rect.nx(), [&](int r0, int r1) { each_in(r0, r1, f); }); };
+  // The same, where f also returns two terms of two sums: each row's sums
+  // are taken in order, and the rows' added in order, so the sums do not
+  // depend on the split.
+  auto each_sum = [&](auto&& f) {
+    return loops.sum2_rows(rect.ny(), rect.nx(), [&](int r) {
+      std::pair<double, double> sum{0.0, 0.0};
+      each_in(r, r + 1, [&](int k, int i, int j) {
+        const std::pair<double, double> t = f(k, i, j);
+        sum.first += t.first;
+        sum.second += t.second;
+      });
+      return sum;
+    });
   };
   // Sum of the free neighbours of face k in the rectangle (the others are
   // fixed and hold 0).
@@ -286,30 +305,28 @@ double diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<
     each([&](int k, int i, int j) { y[k] = diag[k] * in[k] - a * neighbours(in, k, i, j); });
   };
   apply(x.data(), q);
-  double b2 = 0.0, rz = 0.0;
-  each([&](int k, int, int) {
+  const std::pair<double, double> start = each_sum([&](int k, int, int) {
     r[k] = b[k] - q[k];
     z[k] = r[k] / diag[k];
     d[k] = z[k];
-    b2 += static_cast<double>(b[k]) * b[k];
-    rz += static_cast<double>(r[k]) * z[k];
+    return std::make_pair(static_cast<double>(b[k]) * b[k], static_cast<double>(r[k]) * z[k]);
   });
+  const double b2 = start.first;
+  double rz = start.second;
   const double tolerance2 = 1e-10 * b2;  // 1e-5 of |b|
   int it = 0;
   for (; it < max_iterations; ++it) {
     apply(d, q);
-    double dq = 0.0;
-    each([&](int k, int, int) { dq += static_cast<double>(d[k]) * q[k]; });
+    const double dq = each_sum([&](int k, int, int) { return std::make_pair(static_cast<double>(d[k]) * q[k], 0.0); }).first;
     if (!(dq > 0.0)) break;
     const float alpha = static_cast<float>(rz / dq);
-    double r2 = 0.0, rz_next = 0.0;
-    each([&](int k, int, int) {
+    const std::pair<double, double> next = each_sum([&](int k, int, int) {
       x[k] += alpha * d[k];
       r[k] -= alpha * q[k];
       z[k] = r[k] / diag[k];
-      r2 += static_cast<double>(r[k]) * r[k];
-      rz_next += static_cast<double>(r[k]) * z[k];
+      return std::make_pair(static_cast<double>(r[k]) * r[k], static_cast<double>(r[k]) * z[k]);
     });
+    const double r2 = next.first, rz_next = next.second;
     if (r2 <= tolerance2) break;
     const float beta = static_cast<float>(rz_next / rz);
     rz = rz_next;

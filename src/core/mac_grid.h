@@ -45,7 +45,7 @@ struct MacGrid {
   // face velocity of the window's faces (the whole grid's if it is empty)
   // becomes finite and at most vmax in size (a NaN becomes 0). Returns how
   // many faces needed it.
-  int contain(float vmax, CellWindow window = {});
+  int contain(float vmax, CellWindow window = {}, const Loops& loops = Loops());
 
   void resize(int cells_x, int cells_y, float cell_size, glm::vec2 at) {
     nx = cells_x;
@@ -200,11 +200,28 @@ template <class F>
 void for_rows(FaceRect r, int w, F&& f) {
   for (int j = r.j0; j < r.j1; ++j) f(j * w + r.i0, j * w + r.i1);
 }
+// The same with the rows split over the loops' threads: f(k0, k1) writes
+// only its own row's entries.
+template <class F>
+void for_rows(const Loops& loops, FaceRect r, int w, const F& f) {
+  loops.rows(std::max(0, r.ny()), std::max(0, r.nx()), [&](int a, int b) {
+    for (int j = r.j0 + a; j < r.j0 + b; ++j) f(j * w + r.i0, j * w + r.i1);
+  });
+}
+// f(i, j) over the rectangle, its rows split over the loops' threads: f
+// writes only (i, j)'s own entries, and reads none that another writes.
+template <class F>
+void for_cells(const Loops& loops, FaceRect r, const F& f) {
+  loops.rows(std::max(0, r.ny()), std::max(0, r.nx()), [&](int a, int b) {
+    for (int j = r.j0 + a; j < r.j0 + b; ++j)
+      for (int i = r.i0; i < r.i1; ++i) f(i, j);
+  });
+}
 constexpr float kExplicitViscosityLimit = 0.2f;
 constexpr int kViscousIterations = 100;  // the most an implicit viscous step takes
 // Implicit steps take at most max_iterations of conjugate gradients.
 // Returns its work (FrameStats::work): the rectangle's faces times its passes.
 double diffuse_faces(std::vector<float>* field, int w, int h, const std::vector<uint8_t>& free, const float wall[4],
-                     float a, int max_iterations, FaceRect rect, std::vector<float>* work);
+                     float a, int max_iterations, FaceRect rect, std::vector<float>* work, const Loops& loops = Loops());
 
 }  // namespace tidepool

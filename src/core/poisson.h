@@ -97,7 +97,7 @@ class PoissonSolver {
   // shares (optional): the faces' open shares, else every face between
   // two open cells is whole.
   void set_cells(int nx, int ny, const std::vector<uint8_t>& types, const std::vector<float>* surface = nullptr,
-                 CellWindow window = {}, const FaceShares& shares = {});
+                 CellWindow window = {}, const FaceShares& shares = {}, const Loops& loops = Loops());
   // The bodies' term s J M^-1 J^T of the next solves (none by default);
   // each body's cells must be fluid cells of the window.
   void set_rigid(const std::vector<RigidColumns>* bodies, float scale);
@@ -123,22 +123,23 @@ class PoissonSolver {
     std::vector<float> west, east, south, north, diag, inv_diag;
     std::vector<float> x, b, r;  // the correction (padded), right-hand side, residual (padded)
     // The transfer to the next coarser level: per cell of this one, up to
-    // four coarse cells and their weights (weight 0 past the fourth).
+    // four coarse cells and their weights (an unused link: weight 0, on the
+    // cell's parent).
     std::vector<int> link_cell;
     std::vector<float> link_weight;
     int pad() const { return nx + 1; }
   };
-  void build_levels(int nx, int ny, const std::vector<uint8_t>& types);
-  static void build_operator(Level* l);
-  void share_faces(const FaceShares& shares);
-  static void build_links(Level* fine, const Level& coarse);
-  static void jacobi(Level* l, const Loops& loops);
+  void build_levels(int nx, int ny, const std::vector<uint8_t>& types, const Loops& loops);
+  static void build_operator(Level* l, const Loops& loops);
+  void share_faces(const FaceShares& shares, const Loops& loops);
+  static void build_links(Level* fine, const Level& coarse, const Loops& loops);
+  static void jacobi(Level* l, const float* b, bool from_zero, const Loops& loops);
   static void apply(const Level& l, const float* x_padded, float* y, const Loops& loops);
   // y = A x on the finest level, the bodies' term included.
   void apply_top(const float* x_padded, float* y, const Loops& loops);
-  void v_cycle(int level, const Loops& loops);
-  void precondition(const std::vector<float>& r, std::vector<float>* z, const Loops& loops);
-  void remove_mean(std::vector<float>* v) const;
+  void v_cycle(int level, const float* b, const Loops& loops);
+  const float* precondition(const std::vector<float>& r, const Loops& loops);
+  void remove_mean(float* v) const;  // over the finest level's cells
   // r = b - A p over the fluid cells (0 elsewhere), on the window's
   // vectors; returns max |r|.
   float residual(const std::vector<float>& b, const std::vector<float>& p, std::vector<float>* r,
@@ -154,7 +155,7 @@ class PoissonSolver {
   float rigid_scale_ = 0.0f;
   bool singular_ = false;  // no air cell: the constant lies in A's null space
   int fluid_ = 0;
-  std::vector<float> r_, z_, d_, q_;  // CG's vectors (d_ padded as a level's x)
+  std::vector<float> r_, d_, q_;  // CG's vectors (d_ padded as a level's x)
   CellWindow window_;                 // the cells solved, of a grid grid_nx_ wide
   int grid_nx_ = 0;
   std::vector<uint8_t> window_types_;

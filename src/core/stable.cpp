@@ -31,13 +31,13 @@ void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& 
   // trace at all, where the viscous step would have turned it into a
   // current along the no-slip walls.
   add_forces(s, dt);
-  if (P.vorticity > 0.0f) confine_vorticity(P.vorticity, dt);
-  close_solid_faces();
+  if (P.vorticity > 0.0f) confine_vorticity(P.vorticity, dt, s.loops);
+  close_solid_faces(s.loops);
   clock.lap(kStageForces);
   project(s, st);
   clock.lap(kStagePressure);
   advect_dye(P, dt, s.loops);
-  update_view(P, dt);
+  update_view(P, dt, s.loops);
   st.work += (3.0 * carry + 1.0) * cells;
   st.cells = g_.nx * g_.ny;
   clock.lap(kStageIntegrate);
@@ -49,50 +49,67 @@ void StableFluids::step(WorldState& s, float dt, StageClock& clock, FrameStats& 
 // with a linear fall-off and a stir toward the drag velocity) and their dye,
 // each pointer its own colour; emitters set the velocity of the cells along
 // their line and pour dye there; sinks drain dye; buoyancy lifts dye
-// against gravity.
+// against gravity. Each loop runs by rows: a row's task writes that row's
+// faces or cells only, and reads nothing another row's task writes in the
+// same loop.
 void StableFluids::add_forces(const WorldState& s, float dt) {
   const Params& P = s.params;
+  const Loops& loops = s.loops;
   const int nx = g_.nx, ny = g_.ny;
   auto face_force = [&](glm::vec2 at, float vel, glm::vec2 axis) { return pointer_accel(s.pointers, at, vel, axis, dt); };
   // Buoyancy: along -g (straight up without gravity), per unit of mean dye.
   const float g_len = std::sqrt(P.gravity_x * P.gravity_x + P.gravity_y * P.gravity_y);
   const glm::vec2 up = g_len > 0.0f ? glm::vec2(-P.gravity_x, -P.gravity_y) / g_len : glm::vec2(0.0f, 1.0f);
   auto dye_at = [&](int c) { return (dye_[0][c] + dye_[1][c] + dye_[2][c]) / 3.0f; };
-  for (int j = 0; j < ny; ++j)
-    for (int i = 1; i < nx; ++i) {
-      float& u = g_.u[g_.u_index(i, j)];
-      const glm::vec2 at = g_.u_face(i, j);
-      const float lift = P.buoyancy * up.x * 0.5f * (dye_at(g_.cell(i - 1, j)) + dye_at(g_.cell(i, j)));
-      u += dt * (face_force(at, u, {1.0f, 0.0f}) + lift);
+  // The faces (these read the dye, which the pointers' loop below then
+  // writes): u row j, and v row j for j >= 1, from row j's task.
+  loops.rows(ny, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j) {
+      for (int i = 1; i < nx; ++i) {
+        float& u = g_.u[g_.u_index(i, j)];
+        const glm::vec2 at = g_.u_face(i, j);
+        const float lift = P.buoyancy * up.x * 0.5f * (dye_at(g_.cell(i - 1, j)) + dye_at(g_.cell(i, j)));
+        u += dt * (face_force(at, u, {1.0f, 0.0f}) + lift);
+      }
+      if (j == 0) continue;
+      for (int i = 0; i < nx; ++i) {
+        float& v = g_.v[g_.v_index(i, j)];
+        const glm::vec2 at = g_.v_face(i, j);
+        const float lift = P.buoyancy * up.y * 0.5f * (dye_at(g_.cell(i, j - 1)) + dye_at(g_.cell(i, j)));
+        v += dt * (face_force(at, v, {0.0f, 1.0f}) + lift);
+      }
     }
-  for (int j = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      float& v = g_.v[g_.v_index(i, j)];
-      const glm::vec2 at = g_.v_face(i, j);
-      const float lift = P.buoyancy * up.y * 0.5f * (dye_at(g_.cell(i, j - 1)) + dye_at(g_.cell(i, j)));
-      v += dt * (face_force(at, v, {0.0f, 1.0f}) + lift);
-    }
+  });
   const float dye = P.dye_rate * dt;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int c = g_.cell(i, j);
-      const glm::vec2 at = g_.centre(i, j);
-      for (size_t k = 0; k < s.pointers.size(); ++k) {
-        const PointerForce& f = s.pointers[k];
-        const glm::vec2 d = at - f.position;
-        const float r2 = d.x * d.x + d.y * d.y;
-        if (r2 >= f.radius * f.radius) continue;
-        const float fall = 1.0f - std::sqrt(r2) / f.radius;
-        const glm::vec3 colour = pointer_dye(f, k);
-        for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * fall * colour[ch];
+  loops.rows(ny, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int c = g_.cell(i, j);
+        const glm::vec2 at = g_.centre(i, j);
+        for (size_t k = 0; k < s.pointers.size(); ++k) {
+          const PointerForce& f = s.pointers[k];
+          const glm::vec2 d = at - f.position;
+          const float r2 = d.x * d.x + d.y * d.y;
+          if (r2 >= f.radius * f.radius) continue;
+          const float fall = 1.0f - std::sqrt(r2) / f.radius;
+          const glm::vec3 colour = pointer_dye(f, k);
+          for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * fall * colour[ch];
+        }
+        for (const Sink& sink : s.sources.sinks) {
+          const glm::vec2 d = at - sink.position;
+          if (d.x * d.x + d.y * d.y < sink.radius * sink.radius)
+            for (auto& ch : dye_) ch[c] = 0.0f;
+        }
       }
-      for (const Sink& sink : s.sources.sinks) {
-        const glm::vec2 d = at - sink.position;
-        if (d.x * d.x + d.y * d.y < sink.radius * sink.radius)
-          for (auto& ch : dye_) ch[c] = 0.0f;
-      }
-    }
-  // Emitters: a strip one cell deep (at least) across the jet.
+  });
+  // Emitters: a strip one cell deep (at least) across the jet, one emitter
+  // after another (a later one's velocity wins where strips overlap). A
+  // cell inside sets the u faces on both its sides and the v faces below
+  // and above it. By rows: row j's task adds the dye of its cells and sets
+  // the u faces of its row, which only its cells touch, and sets v face
+  // (i, j) if cell (i, j) or the cell below it is inside, which is where
+  // the jet's cells set it; every face set gets the emitter's velocity, so
+  // who sets it does not matter.
   for (size_t k = 0; k < s.sources.emitters.size(); ++k) {
     const Emitter& e = s.sources.emitters[k];
     const float speed = std::sqrt(e.velocity.x * e.velocity.x + e.velocity.y * e.velocity.y);
@@ -104,67 +121,106 @@ void StableFluids::add_forces(const WorldState& s, float dt) {
       return std::fabs(d.x * side.x + d.y * side.y) <= 0.5f * e.width && std::fabs(d.x * dir.x + d.y * dir.y) <= depth;
     };
     const glm::vec3 colour = kDyeColours[(k + 1) % kDyeColours.size()];
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const glm::vec2 at = g_.centre(i, j);
-        if (!inside(at)) continue;
-        const int c = g_.cell(i, j);
-        for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * colour[ch];
-        if (i > 0) g_.u[g_.u_index(i, j)] = e.velocity.x;
-        if (i + 1 < nx) g_.u[g_.u_index(i + 1, j)] = e.velocity.x;
-        if (j > 0) g_.v[g_.v_index(i, j)] = e.velocity.y;
-        if (j + 1 < ny) g_.v[g_.v_index(i, j + 1)] = e.velocity.y;
-      }
+    loops.rows(ny, nx, [&](int j0, int j1) {
+      for (int j = j0; j < j1; ++j)
+        for (int i = 0; i < nx; ++i) {
+          const bool here = inside(g_.centre(i, j));
+          if (j > 0 && (here || inside(g_.centre(i, j - 1)))) g_.v[g_.v_index(i, j)] = e.velocity.y;
+          if (!here) continue;
+          const int c = g_.cell(i, j);
+          for (int ch = 0; ch < 3; ++ch) dye_[ch][c] += dye * colour[ch];
+          if (i > 0) g_.u[g_.u_index(i, j)] = e.velocity.x;
+          if (i + 1 < nx) g_.u[g_.u_index(i + 1, j)] = e.velocity.x;
+        }
+    });
   }
 }
 
 // Vorticity confinement (Fedkiw, Stam & Jensen 2001, eq. 9-11): the curl
 // w = dv/dx - du/dy at the cell centres, N = grad|w| / |grad|w||, and the
 // force epsilon dx (N x w) = epsilon dx (N_y w, -N_x w), which spins up the
-// small eddies that the advection's interpolation smears out.
-void StableFluids::confine_vorticity(float epsilon, float dt) {
+// small eddies that the advection's interpolation smears out. Three passes
+// by rows, each reading only what an earlier one wrote (the curl, then the
+// force from the curl of the rows around, then the faces from the force
+// of the cells on either side); a row's task writes its own row's entries.
+void StableFluids::confine_vorticity(float epsilon, float dt, const Loops& loops) {
   const int nx = g_.nx, ny = g_.ny;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int ip = std::min(i + 1, nx - 1), im = std::max(i - 1, 0);
-      const int jp = std::min(j + 1, ny - 1), jm = std::max(j - 1, 0);
-      const float dvdx = (cv_[g_.cell(ip, j)] - cv_[g_.cell(im, j)]) / (float(ip - im) * g_.dx);
-      const float dudy = (cu_[g_.cell(i, jp)] - cu_[g_.cell(i, jm)]) / (float(jp - jm) * g_.dx);
-      vort_[g_.cell(i, j)] = (ip > im ? dvdx : 0.0f) - (jp > jm ? dudy : 0.0f);
+  loops.rows(ny, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int ip = std::min(i + 1, nx - 1), im = std::max(i - 1, 0);
+        const int jp = std::min(j + 1, ny - 1), jm = std::max(j - 1, 0);
+        const float dvdx = (cv_[g_.cell(ip, j)] - cv_[g_.cell(im, j)]) / (float(ip - im) * g_.dx);
+        const float dudy = (cu_[g_.cell(i, jp)] - cu_[g_.cell(i, jm)]) / (float(jp - jm) * g_.dx);
+        vort_[g_.cell(i, j)] = (ip > im ? dvdx : 0.0f) - (jp > jm ? dudy : 0.0f);
+      }
+  });
+  // The force at the centres, zero in the outer ring of cells. resize
+  // keeps scratch_'s storage (a step allocates nothing once it has grown),
+  // and the pass writes every entry, the ring's zeros included.
+  scratch_.resize(2 * static_cast<size_t>(nx) * ny);
+  loops.rows(ny, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j) {
+      float* row = scratch_.data() + 2 * static_cast<size_t>(g_.cell(0, j));
+      if (j == 0 || j + 1 >= ny) {
+        std::fill(row, row + 2 * nx, 0.0f);
+        continue;
+      }
+      row[0] = row[1] = row[2 * nx - 2] = row[2 * nx - 1] = 0.0f;
+      for (int i = 1; i + 1 < nx; ++i) {
+        const int c = g_.cell(i, j);
+        const float gx = std::fabs(vort_[c + 1]) - std::fabs(vort_[c - 1]);
+        const float gy = std::fabs(vort_[c + nx]) - std::fabs(vort_[c - nx]);
+        const float len = std::sqrt(gx * gx + gy * gy) + 1e-20f;
+        scratch_[2 * c] = epsilon * g_.dx * (gy / len) * vort_[c];
+        scratch_[2 * c + 1] = -epsilon * g_.dx * (gx / len) * vort_[c];
+      }
     }
-  scratch_.assign(2 * static_cast<size_t>(nx) * ny, 0.0f);  // the force at the centres
-  for (int j = 1; j + 1 < ny; ++j)
-    for (int i = 1; i + 1 < nx; ++i) {
-      const int c = g_.cell(i, j);
-      const float gx = std::fabs(vort_[c + 1]) - std::fabs(vort_[c - 1]);
-      const float gy = std::fabs(vort_[c + nx]) - std::fabs(vort_[c - nx]);
-      const float len = std::sqrt(gx * gx + gy * gy) + 1e-20f;
-      scratch_[2 * c] = epsilon * g_.dx * (gy / len) * vort_[c];
-      scratch_[2 * c + 1] = -epsilon * g_.dx * (gx / len) * vort_[c];
+  });
+  // u row j and (j >= 1) v row j from row j's task.
+  loops.rows(ny, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j) {
+      for (int i = 1; i < nx; ++i)
+        g_.u[g_.u_index(i, j)] += dt * 0.5f * (scratch_[2 * g_.cell(i - 1, j)] + scratch_[2 * g_.cell(i, j)]);
+      if (j == 0) continue;
+      for (int i = 0; i < nx; ++i)
+        g_.v[g_.v_index(i, j)] += dt * 0.5f * (scratch_[2 * g_.cell(i, j - 1) + 1] + scratch_[2 * g_.cell(i, j) + 1]);
     }
-  for (int j = 0; j < ny; ++j)
-    for (int i = 1; i < nx; ++i)
-      g_.u[g_.u_index(i, j)] += dt * 0.5f * (scratch_[2 * g_.cell(i - 1, j)] + scratch_[2 * g_.cell(i, j)]);
-  for (int j = 1; j < ny; ++j)
-    for (int i = 0; i < nx; ++i)
-      g_.v[g_.v_index(i, j)] += dt * 0.5f * (scratch_[2 * g_.cell(i, j - 1) + 1] + scratch_[2 * g_.cell(i, j) + 1]);
+  });
 }
 
 // The fields at the cell centres, for drawing, output and the next step's
 // vorticity: u and v averaged from the faces, the pressure p = rho0 phi / dt.
-void StableFluids::update_view(const Params& P, float dt) {
-  const int nx = g_.nx, ny = g_.ny;
-  float v2max = 0.0f;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int c = g_.cell(i, j);
-      cu_[c] = 0.5f * (g_.u[g_.u_index(i, j)] + g_.u[g_.u_index(i + 1, j)]);
-      cv_[c] = 0.5f * (g_.v[g_.v_index(i, j)] + g_.v[g_.v_index(i, j + 1)]);
-      pressure_[c] = finite_float(double(P.rest_density) * phi_[c] / dt);
-      v2max = std::max(v2max, cu_[c] * cu_[c] + cv_[c] * cv_[c]);
-    }
-  for (float u : g_.u) v2max = std::max(v2max, u * u);
-  for (float v : g_.v) v2max = std::max(v2max, v * v);
+// The largest squared speed, at a centre or a face, sets the next step's dt
+// limit: maxima over loops.max_over's fixed blocks, the cells' block
+// writing its cells' fields as it goes. A maximum does not depend on the
+// order it is taken in, and NaN counts as 0 (std::max keeps its first
+// argument against NaN; order_bits maps NaN to 0's bits), so max_speed_ is
+// the serial loop's for any split.
+void StableFluids::update_view(const Params& P, float dt, const Loops& loops) {
+  const int nx = g_.nx;
+  const double cells_max = loops.max_over(g_.nx * g_.ny, [&](int begin, int end) {
+    float v2max = 0.0f;
+    for (int j = begin / nx; j * nx < end; ++j)
+      for (int i = std::max(begin - j * nx, 0), i1 = std::min(end - j * nx, nx); i < i1; ++i) {
+        const int c = g_.cell(i, j);
+        cu_[c] = 0.5f * (g_.u[g_.u_index(i, j)] + g_.u[g_.u_index(i + 1, j)]);
+        cv_[c] = 0.5f * (g_.v[g_.v_index(i, j)] + g_.v[g_.v_index(i, j + 1)]);
+        pressure_[c] = finite_float(double(P.rest_density) * phi_[c] / dt);
+        v2max = std::max(v2max, cu_[c] * cu_[c] + cv_[c] * cv_[c]);
+      }
+    return double(v2max);
+  });
+  auto faces_max = [&](const std::vector<float>& f) {
+    return loops.max_over(static_cast<int>(f.size()), [&](int begin, int end) {
+      uint32_t bits = 0;
+      for (int k = begin; k < end; ++k) bits = std::max(bits, order_bits(f[k] * f[k]));
+      return double(from_order_bits(bits));
+    });
+  };
+  const double u_max = faces_max(g_.u), v_max = faces_max(g_.v);
+  // Each a float's square widened exactly, so the narrowing is exact too.
+  const float v2max = static_cast<float>(std::max(cells_max, std::max(u_max, v_max)));
   max_speed_ = std::max(std::sqrt(v2max), std::fabs(lid_));
 }
 
@@ -303,24 +359,29 @@ void StableFluids::take_up(const Particles& p) {
 
 // No flow through the box's walls or into a still solid cell; the faces
 // of a body's cells take its velocity there, so a moving body stirs the
-// dye (the projection holds them as it holds the walls').
-void StableFluids::close_solid_faces() {
+// dye (the projection holds them as it holds the walls'). By rows: row j's
+// task sets u row j (j < ny) and v row j (u has ny rows of faces, v ny + 1),
+// from the solid and body masks, which nothing here writes.
+void StableFluids::close_solid_faces(const Loops& loops) {
   const int nx = g_.nx, ny = g_.ny;
   auto body = [&](int i, int j) { return bodies_.empty() ? -1 : body_cell_[g_.cell(i, j)]; };
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i <= nx; ++i) {
-      const bool open = i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)];
-      if (open) continue;
-      const int k = i > 0 && i < nx ? std::max(body(i - 1, j), body(i, j)) : -1;
-      g_.u[g_.u_index(i, j)] = k >= 0 ? bodies_[static_cast<size_t>(k)].velocity_at(g_.u_face(i, j)).x : 0.0f;
+  loops.rows(ny + 1, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j) {
+      if (j < ny)
+        for (int i = 0; i <= nx; ++i) {
+          const bool open = i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)];
+          if (open) continue;
+          const int k = i > 0 && i < nx ? std::max(body(i - 1, j), body(i, j)) : -1;
+          g_.u[g_.u_index(i, j)] = k >= 0 ? bodies_[static_cast<size_t>(k)].velocity_at(g_.u_face(i, j)).x : 0.0f;
+        }
+      for (int i = 0; i < nx; ++i) {
+        const bool open = j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)];
+        if (open) continue;
+        const int k = j > 0 && j < ny ? std::max(body(i, j - 1), body(i, j)) : -1;
+        g_.v[g_.v_index(i, j)] = k >= 0 ? bodies_[static_cast<size_t>(k)].velocity_at(g_.v_face(i, j)).y : 0.0f;
+      }
     }
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const bool open = j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)];
-      if (open) continue;
-      const int k = j > 0 && j < ny ? std::max(body(i, j - 1), body(i, j)) : -1;
-      g_.v[g_.v_index(i, j)] = k >= 0 ? bodies_[static_cast<size_t>(k)].velocity_at(g_.v_face(i, j)).y : 0.0f;
-    }
+  });
 }
 
 bool StableFluids::fill_dye(const WorldState& s, const Box& region, glm::vec3 colour) {

@@ -25,6 +25,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "loops.h"
 #include "mac_grid.h"
 #include "poisson.h"
 #include "solver.h"
@@ -59,21 +60,25 @@ class StableFluids final : public SolverBase<StableFluids> {
   bool fill_dye(const WorldState& s, const Box& region, glm::vec3 colour) override;
 
   // The stages, in step()'s order; public for the tests, which run them
-  // one at a time on fields they set.
+  // one at a time on fields they set. Their own loops over the cells and
+  // faces (fit's aside; the solves are mac_grid's and poisson's) run
+  // through `loops` (s.loops), by rows: each entry is written by one row's
+  // task, with its arithmetic as a serial loop's, so the fields are
+  // bit-identical for any split.
   void fit(const WorldState& s);
   void add_forces(const WorldState& s, float dt);
-  void confine_vorticity(float epsilon, float dt);
+  void confine_vorticity(float epsilon, float dt, const Loops& loops);
   void advect_velocity(const Params& P, float dt, const Loops& loops);
   void diffuse(const WorldState& s, float dt, FrameStats& st);
   void project(const WorldState& s, FrameStats& st);
   void advect_dye(const Params& P, float dt, const Loops& loops);
-  void update_view(const Params& P, float dt);
+  void update_view(const Params& P, float dt, const Loops& loops);
   MacGrid& grid() { return g_; }
   std::vector<float>& dye(int channel) { return dye_[static_cast<size_t>(channel)]; }
 
  private:
   // No flow through the walls or the obstacles; a body's faces move with it.
-  void close_solid_faces();
+  void close_solid_faces(const Loops& loops);
   void resample(const MacGrid& old, const std::array<std::vector<float>, 3>& old_dye);
   void take_up(const Particles& p);
 

@@ -13,6 +13,12 @@ namespace tidepool {
 
 namespace {
 
+// *to = from, the copy split over the threads.
+void copy_over(const std::vector<float>& from, std::vector<float>* to, const Loops& loops) {
+  to->resize(from.size());
+  loops.copy(from.data(), static_cast<int>(from.size()), to->data());
+}
+
 // The bilinear blend of the four samples a (i, j), b (i + 1, j), c (i, j + 1),
 // d (i + 1, j + 1) at fractions (tx, ty), and their range (MacCormack's
 // limiter) when lo is given.
@@ -97,7 +103,7 @@ void trace_all(const StableFluids& f, const MacGrid& g, const Span& s, const Her
   const size_t n = static_cast<size_t>(s.w) * static_cast<size_t>(s.j1 + 1);
   from->resize(n);
   to->resize(n);
-  loops.parallel(s.j1 - s.j0, [&](int r0, int r1) {
+  loops.rows(s.j1 - s.j0, s.i1 - s.i0, [&](int r0, int r1) {
     for (int j = s.j0 + r0; j < s.j0 + r1; ++j)
       for (int i = s.i0; i < s.i1; ++i) {
         const int k = j * s.w + i;
@@ -121,17 +127,17 @@ template <class Sample>
 void advect(const Span& s, const Sample& sample, const std::vector<float>& old, std::vector<float>* out,
             bool maccormack, const std::vector<glm::vec2>& from, const std::vector<glm::vec2>& to,
             std::vector<float>* forward, std::vector<float>* lo, std::vector<float>* hi, const Loops& loops) {
-  *out = old;
+  copy_over(old, out, loops);
   forward->resize(old.size());
   lo->resize(old.size());
   hi->resize(old.size());
-  loops.parallel(s.j1 - s.j0, [&](int r0, int r1) {
+  loops.rows(s.j1 - s.j0, s.i1 - s.i0, [&](int r0, int r1) {
     for (int j = s.j0 + r0; j < s.j0 + r1; ++j)
       for (int k = j * s.w + s.i0; k < j * s.w + s.i1; ++k)
         if (s.moves(k)) (*out)[k] = (*forward)[k] = sample(old, from[k], &(*lo)[k], &(*hi)[k]);
   });
   if (!maccormack) return;
-  loops.parallel(s.j1 - s.j0, [&](int r0, int r1) {
+  loops.rows(s.j1 - s.j0, s.i1 - s.i0, [&](int r0, int r1) {
     for (int j = s.j0 + r0; j < s.j0 + r1; ++j)
       for (int k = j * s.w + s.i0; k < j * s.w + s.i1; ++k) {
         if (!s.moves(k)) continue;
@@ -143,8 +149,8 @@ void advect(const Span& s, const Sample& sample, const std::vector<float>& old, 
 }
 
 void StableFluids::advect_velocity(const Params& P, float dt, const Loops& loops) {
-  u0_ = g_.u;
-  v0_ = g_.v;
+  copy_over(g_.u, &u0_, loops);
+  copy_over(g_.v, &v0_, loops);
   const bool mc = P.advection == Advection::MacCormack;
   const int nx = g_.nx, ny = g_.ny;
   // The walls' faces (u's first and last columns, v's first and last rows) stay put.
@@ -169,15 +175,15 @@ void StableFluids::advect_velocity(const Params& P, float dt, const Loops& loops
   advect(u_span, su, u0_, &g_.u, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
   trace_all(*this, g_, v_span, at_v, dt, mc, &from_, &to_, loops);
   advect(v_span, sv, v0_, &g_.v, mc, from_, to_, &scratch_, &lo_, &hi_, loops);
-  close_solid_faces();
+  close_solid_faces(loops);
 }
 
 // The dye, through the divergence-free velocity of this step (the three
 // channels share their departure points); solid cells hold none, and no
 // scheme leaves a negative amount.
 void StableFluids::advect_dye(const Params& P, float dt, const Loops& loops) {
-  u0_ = g_.u;
-  v0_ = g_.v;
+  copy_over(g_.u, &u0_, loops);
+  copy_over(g_.v, &v0_, loops);
   const bool mc = P.advection == Advection::MacCormack;
   const Span span{g_.nx, 0, g_.nx, 0, g_.ny, 0.5f, 0.5f, solid_.data()};
   auto sc = [&](const std::vector<float>& f, glm::vec2 p, float* lo, float* hi) { return sample_cell(f, p, lo, hi); };
@@ -187,9 +193,15 @@ void StableFluids::advect_dye(const Params& P, float dt, const Loops& loops) {
   };
   trace_all(*this, g_, span, at_cell, dt, mc, &from_, &to_, loops);
   for (int ch = 0; ch < 3; ++ch) {
-    dye0_[ch] = dye_[ch];
+    copy_over(dye_[ch], &dye0_[ch], loops);
     advect(span, sc, dye0_[ch], &dye_[ch], mc, from_, to_, &scratch_, &lo_, &hi_, loops);
-    for (float& d : dye_[ch]) d = std::max(d, 0.0f);
+    float* d = dye_[ch].data();
+    loops.parallel(
+        static_cast<int>(dye_[ch].size()),
+        [&](int begin, int end) {
+          for (int k = begin; k < end; ++k) d[k] = std::max(d[k], 0.0f);
+        },
+        1);
   }
 }
 
@@ -206,9 +218,12 @@ void StableFluids::diffuse(const WorldState& s, float dt, FrameStats& st) {
   const int nx = g_.nx, ny = g_.ny;
   auto open_u = [&](int i, int j) { return i > 0 && i < nx && !solid_[g_.cell(i - 1, j)] && !solid_[g_.cell(i, j)]; };
   auto open_v = [&](int i, int j) { return j > 0 && j < ny && !solid_[g_.cell(i, j - 1)] && !solid_[g_.cell(i, j)]; };
+  // The masks by rows, each row's task its own row's entries.
   free_.resize(g_.u.size());
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i <= nx; ++i) free_[g_.u_index(i, j)] = open_u(i, j);
+  s.loops.rows(ny, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i <= nx; ++i) free_[g_.u_index(i, j)] = open_u(i, j);
+  });
   // Walls by side: left, right, bottom, top. u meets only the floor and
   // the lid beyond its ends, v only the side walls.
   const float u_walls[4] = {0.0f, 0.0f, 0.0f, lid_};
@@ -216,12 +231,14 @@ void StableFluids::diffuse(const WorldState& s, float dt, FrameStats& st) {
   const FaceRect fu{0, 0, nx + 1, ny}, fv{0, 0, nx, ny + 1};
   const double reserve = shared_least(s);
   st.work += diffuse_faces(&g_.u, nx + 1, ny, free_, u_walls, a, passes_within(st, double(fu.cells()), kViscousIterations, reserve), fu,
-                           &scratch_);
+                           &scratch_, s.loops);
   free_.resize(g_.v.size());
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = open_v(i, j);
+  s.loops.rows(ny + 1, nx, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < nx; ++i) free_[g_.v_index(i, j)] = open_v(i, j);
+  });
   st.work += diffuse_faces(&g_.v, nx, ny + 1, free_, v_walls, a, passes_within(st, double(fv.cells()), kViscousIterations, reserve), fv,
-                           &scratch_);
+                           &scratch_, s.loops);
 }
 
 // --- Projection ---------------------------------------------------------------
