@@ -4,8 +4,11 @@
 # that the machine's phase, which moves separate runs by up to 1.4x here,
 # falls on both alike. An A/A run (no change) reads 0.99-1.01.
 #
-#   scripts/ab.sh [--rev REV] [--wasm] [--solver muller2003|dfsph]
+#   scripts/ab.sh [--rev REV] [--wasm] [--solver muller2003|dfsph|flip|stable]
 #                 [--particles N] [--pairs K] [--threads T] [--flags "FLAGS"]
+#
+# --solver stable steps the bench's smoke scene instead, on a grid of N
+# cells along its longer side (--particles N).
 #
 # REV (default HEAD) is the base; the work side is src/core as it is now,
 # compiled with FLAGS added (to try a compiler option: --rev HEAD --flags ..).
@@ -48,13 +51,29 @@ if [ "$wasm" = 1 ]; then
   PROGRAM="$OUT/ab.js"
 else
   [ "${TIDEPOOL_SKIP_DEPS:-0}" = 1 ] || "$ROOT/scripts/deps.sh" native >&2
-  CXX=g++ ARCH="" OUT="$OUT/native" LINK=() PROGRAM="$OUT/ab"
+  CXX=g++ ARCH="" OUT="$OUT/native" LINK=(-lbox2d) PROGRAM="$OUT/ab"
   grep -qw avx2 /proc/cpuinfo && ARCH="-mavx2 -mpopcnt"
 fi
 # The core's Release flags (src/core/CMakeLists.txt); GLM through a directory
 # of its own, as the CMake build does, since em++ does not search /usr/include.
 FLAGS=(-O3 -DNDEBUG -std=c++17 -fno-trapping-math -fno-math-errno -DTIDEPOOL_SIMD=1 $ARCH
        -isystem "$OUT/glm-include")
+# Box2D (the bodies): Debian's library natively; in WebAssembly its source,
+# compiled once into $OUT/box2d (as src/core/CMakeLists.txt does).
+if [ "$wasm" = 1 ]; then
+  FLAGS+=(-isystem "$TIDEPOOL_BOX2D_DIR/include")
+  if [ ! -f "$OUT/box2d/done" ]; then
+    mkdir -p "$OUT/box2d"
+    while IFS= read -r src; do
+      em++ -O3 -DNDEBUG -msimd128 -I"$TIDEPOOL_BOX2D_DIR/include" -I"$TIDEPOOL_BOX2D_DIR/src" -c "$src" \
+        -o "$OUT/box2d/$(basename "${src%.cpp}").o" &
+      [ "$(jobs -rp | wc -l)" -lt "$TIDEPOOL_JOBS" ] || wait -n
+    done < <(find "$TIDEPOOL_BOX2D_DIR/src" -name '*.cpp')
+    wait
+    touch "$OUT/box2d/done"
+  fi
+  LINK+=("$OUT"/box2d/*.o)
+fi
 rm -rf "$OUT/base" "$OUT/obj"
 mkdir -p "$OUT/base" "$OUT/obj" "$OUT/glm-include"
 ln -sfn /usr/include/glm "$OUT/glm-include/glm"

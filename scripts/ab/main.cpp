@@ -27,13 +27,14 @@ static double at(std::vector<double> v, double q) {
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: ab PARTICLES muller2003|dfsph PAIRS THREADS\n");
+    std::fprintf(stderr, "usage: ab PARTICLES|GRID muller2003|dfsph|flip|stable PAIRS THREADS\n");
     return 2;
   }
   const int particles = std::atoi(argv[1]), pairs = std::atoi(argv[3]), threads = std::atoi(argv[4]);
-  const bool dfsph = std::strcmp(argv[2], "dfsph") == 0;
-  if (particles < 1 || pairs < 1 || threads < 1 || (!dfsph && std::strcmp(argv[2], "muller2003") != 0)) {
-    std::fprintf(stderr, "ab: PARTICLES, PAIRS and THREADS must be positive, the solver muller2003 or dfsph\n");
+  bool known = false;
+  for (const char* solver : {"muller2003", "dfsph", "flip", "stable"}) known = known || std::strcmp(argv[2], solver) == 0;
+  if (particles < 1 || pairs < 1 || threads < 1 || !known) {
+    std::fprintf(stderr, "ab: PARTICLES, PAIRS and THREADS must be positive, the solver muller2003, dfsph, flip or stable\n");
     return 2;
   }
   // One pool for both sides: a pool each would leave one's workers spinning
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
     for (int s = 0; s < stages; ++s)
       if (sb[s] > 0.0) stage_ratio[s].push_back(sw[s] / sb[s]);
   }
-  std::printf("%s, %d particles, %d pairs of steps from one state, %d thread%s\n", argv[2], particles, pairs,
+  std::printf("%s, %d %s, %d pairs of steps from one state, %d thread%s\n", argv[2], particles, std::strcmp(argv[2], "stable") == 0 ? "cells a side" : "particles", pairs,
               threads, threads > 1 ? "s" : "");
   std::printf("base %.1f us, work %.1f us a step (medians)\n", at(base, 0.5), at(work, 0.5));
   std::printf("work / base: median %.3f (quartiles %.3f-%.3f)\n", at(ratio, 0.5), at(ratio, 0.25),

@@ -19,21 +19,25 @@ std::unique_ptr<tidepool::World> start, world;
 float dt = 0.0f;
 }  // namespace
 
-// The bench's dam break (src/cli/bench_scene.h) after 21 frames, stepped
-// with the ParallelFor hook (run, user) that main.cpp's thread pool gives
-// (run null: inline). False if the scene cannot be built.
+// The bench's dam break (src/cli/bench_scene.h) after 21 frames, or for
+// "stable" its smoke scene on a grid of `particles` cells, stepped with the
+// ParallelFor hook (run, user) that main.cpp's thread pool gives (run null:
+// inline). False if the scene cannot be built.
 bool AB_CAT(AB_SIDE, _setup)(int particles, const char* solver, decltype(tidepool::ParallelFor::run) run,
                              void* user) {
   using namespace tidepool;
   auto w = std::make_unique<World>();
   w->set_parallel_for(ParallelFor{run, user});
   std::string err;
-  if (!tidepool_cli::load_bench_scene(*w, particles, solver, &err)) {
+  const bool grid = std::string(solver) == "stable";
+  if (grid ? !tidepool_cli::load_bench_grid(*w, particles, &err)
+           : !tidepool_cli::load_bench_scene(*w, particles, solver, &err)) {
     std::fprintf(stderr, "ab: %s\n", err.c_str());
     return false;
   }
-  for (int f = 0; f < 21; ++f) w->advance(1.0f / 60.0f);
-  dt = w->stable_dt();
+  if (!grid)
+    for (int f = 0; f < 21; ++f) w->advance(1.0f / 60.0f);
+  dt = grid ? tidepool_cli::kBenchGridStep : w->stable_dt();
   world = std::make_unique<World>(*w);
   start = std::move(w);
   return true;

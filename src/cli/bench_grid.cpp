@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_scene.h"
 #include "cli.h"
 #include "tidepool/scenes.h"
 #include "tidepool/world.h"
@@ -22,18 +23,15 @@ double now_ms() {
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-// The smoke scene on an n-cell grid (along its longer side), run for a
-// second so that the plume is moving; false if it cannot be built.
+// The bench's smoke scene on an n-cell grid (bench_scene.h); false if it
+// cannot be built.
 bool smoke_world(World& w, int n, const ParallelFor& hook) {
-  SceneSetup setup;
-  setup.overrides = {{"grid", static_cast<float>(n)}};
   std::string err;
   w.set_parallel_for(hook);
-  if (!load_scene(w, "smoke", setup, &err)) {
+  if (!load_bench_grid(w, n, &err)) {
     std::fprintf(stderr, "tidepool bench: %s\n", err.c_str());
     return false;
   }
-  for (int k = 0; k < 60; ++k) w.step(1.0f / 120.0f);
   return true;
 }
 
@@ -53,7 +51,7 @@ GridRow measure_grid(int n, int steps, int runs, const ParallelFor& hook) {
   for (int r = 0; r < runs; ++r) {
     World w = start;
     const double t0 = now_ms();
-    for (int k = 0; k < steps; ++k) iterations += w.step(1.0f / 120.0f).solver_iterations;
+    for (int k = 0; k < steps; ++k) iterations += w.step(kBenchGridStep).solver_iterations;
     ms.push_back((now_ms() - t0) / steps);
   }
   std::sort(ms.begin(), ms.end());
@@ -89,24 +87,31 @@ int bench_stable(bool json, bool quick, int threads, const ParallelFor& hook) {
   if (!json) {
     std::printf("tidepool bench: stable fluids (Stam 1999) on the smoke scene, %d thread%s\n", threads,
                 threads == 1 ? "" : "s");
-    std::printf("%6s %9s %14s %10s %12s %11s\n", "grid", "cells", "cell-steps/s", "ms/step", "ns/cell-step",
-                "iterations");
+    std::printf("%6s %9s %14s %10s %12s %11s%s\n", "grid", "cells", "cell-steps/s", "ms/step", "ns/cell-step",
+                "iterations", threads > 1 ? "  vs 1 thread" : "");
   }
   double lo = 1e30, hi = 0.0;
   for (int n : sizes) {
     const int steps = n >= 512 ? 4 : 12, runs = 3;
     const GridRow r = measure_grid(n, quick ? 3 : steps, quick ? 1 : runs, hook);
     if (r.cells == 0) return 2;
+    // With threads, the same size on one thread right after: their ratio
+    // is the threads' speed-up, both timed in the same phase of the machine.
+    const double speedup = threads > 1 ? measure_grid(n, quick ? 3 : steps, quick ? 1 : runs, ParallelFor{}).ms_per_step / r.ms_per_step : 1.0;
     lo = std::min(lo, r.ns_per_cell_step());
     hi = std::max(hi, r.ns_per_cell_step());
     if (json) {
       std::printf("{\"solver\":\"stable\",\"threads\":%d,\"grid\":%d,\"cells\":%d,\"cell_steps_per_s\":%.0f,"
-                  "\"ms_per_step\":%.3f,\"ns_per_cell_step\":%.2f,\"projection_iterations\":%.2f}\n",
+                  "\"ms_per_step\":%.3f,\"ns_per_cell_step\":%.2f,\"projection_iterations\":%.2f",
                   threads, r.grid, r.cells, 1e3 * r.cells / r.ms_per_step, r.ms_per_step, r.ns_per_cell_step(),
                   r.iterations);
+      if (threads > 1) std::printf(",\"speedup_vs_1_thread\":%.3f", speedup);
+      std::printf("}\n");
     } else {
-      std::printf("%6d %9d %14.3g %10.3f %12.1f %11.1f\n", r.grid, r.cells, 1e3 * r.cells / r.ms_per_step,
+      std::printf("%6d %9d %14.3g %10.3f %12.1f %11.1f", r.grid, r.cells, 1e3 * r.cells / r.ms_per_step,
                   r.ms_per_step, r.ns_per_cell_step(), r.iterations);
+      if (threads > 1) std::printf("  %.2fx", speedup);
+      std::printf("\n");
     }
     std::fflush(stdout);
   }

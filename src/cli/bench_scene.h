@@ -10,6 +10,7 @@
 namespace tidepool_cli {
 
 constexpr float kWaterSigma = 0.0728f;  // water's surface tension at 20 C [N/m]
+constexpr float kBenchGridStep = 1.0f / 120.0f;  // the stable-fluids bench's step [s]
 
 // The dam break of a 1.6 m x 2 m column in a 4 m x 3 m tank, g = 10 m/s^2,
 // for `solver` ("muller2003", "dfsph" or "flip"), into w; `tank` scales the
@@ -32,6 +33,19 @@ inline bool load_bench_scene(tidepool::World& w, int particles, const char* solv
     s.overrides.emplace_back("surface_tension", kWaterSigma);
   }
   return build_dam_break(w, 1.6f, 2.0f, 4.0f * tank, 3.0f * tank, s, error);
+}
+
+// The stable-fluids bench's scene: smoke (buoyant dye, an emitter, an
+// obstacle, vorticity confinement) on a grid of `grid` cells along its
+// longer side, run 60 steps of 1/120 s so that the plume is moving. False,
+// with *error set, if it cannot be built.
+inline bool load_bench_grid(tidepool::World& w, int grid, std::string* error) {
+  using namespace tidepool;
+  SceneSetup setup;
+  setup.overrides = {{"grid", static_cast<float>(grid)}};
+  if (!load_scene(w, "smoke", setup, error)) return false;
+  for (int k = 0; k < 60; ++k) w.step(kBenchGridStep);
+  return true;
 }
 
 }  // namespace tidepool_cli
