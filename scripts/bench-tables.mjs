@@ -18,8 +18,10 @@
 //       regions. BUILD is native, wasm (node) or browser. NAME defaults to
 //       BUILD-CPU-DATE, with -threadsN for a --threads run.
 //
-// A "kind" of run is its build and its thread count: the tables show the
-// newest run of each kind (by date, then name) and list the older files.
+// A "kind" of run is its build, its thread count and whether it is the
+// stable-fluids grid bench (`--solver stable`, rows by grid size): the
+// tables show the newest run of each kind (by date, then name) and list the
+// older files.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,14 +75,15 @@ function readRun(file) {
     }
     if (obj.run) run.info = obj.run;
     else if (obj.solver) run.rows.push(obj);
-    else if (obj.capacity_60fps || obj.cost_spread) run.summary = obj;
+    else if (obj.capacity_60fps || obj.cost_spread || obj.summary) run.summary = obj;
   });
   if (!run.rows.length) throw new Error(`${run.file}: no bench rows`);
   // A file without its {"run"} line: the build from the file name.
   if (!run.info.build) run.info.build = BUILDS.find((b) => run.file.startsWith(b)) || 'native';
   run.threads = Math.max(...run.rows.map((r) => r.threads || 1));
   run.lanes = Math.max(...run.rows.map((r) => r.lanes || 1));
-  run.kind = `${run.info.build}/${run.threads}`;
+  run.grid = run.rows.every((r) => r.solver === 'stable');
+  run.kind = `${run.info.build}/${run.threads}${run.grid ? '/grid' : ''}`;
   return run;
 }
 
@@ -102,7 +105,7 @@ function latestRuns(runs) {
     if (!held || key(r) > key(held)) newest.set(r.kind, r);
   }
   return [...newest.values()].sort(
-    (a, b) => BUILDS.indexOf(a.info.build) - BUILDS.indexOf(b.info.build) || a.threads - b.threads,
+    (a, b) => BUILDS.indexOf(a.info.build) - BUILDS.indexOf(b.info.build) || a.grid - b.grid || a.threads - b.threads,
   );
 }
 
@@ -130,7 +133,23 @@ function describe(run) {
   return parts.join(', ');
 }
 
+// The stable-fluids bench: a row per grid size.
+function gridTable(run) {
+  const threaded = run.rows.some((r) => r.speedup_vs_1_thread !== undefined);
+  const head = ['grid', 'cells', 'M cell-steps/s', 'ms/step', 'ns/cell-step', 'projection iterations'];
+  if (threaded) head.push('× 1 thread');
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((h, k) => (k === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const r of run.rows) {
+    const cells = [r.grid, thousands(r.cells), mega(r.cell_steps_per_s), fixed(r.ms_per_step, 3),
+      fixed(r.ns_per_cell_step, 1), fixed(r.projection_iterations, 1)];
+    if (threaded) cells.push(fixed(r.speedup_vs_1_thread, 2));
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
+
 function rowsTable(run) {
+  if (run.grid) return gridTable(run);
   const threaded = run.rows.some((r) => r.speedup_vs_1_thread !== undefined);
   const head = ['solver', 'particles', 'neighbours', 'M particle-steps/s', 'ms/step', 'bytes/particle',
     'iterations/step', 'ns/pass'];
@@ -152,6 +171,10 @@ function rowsTable(run) {
 function summaryLines(run) {
   const s = run.summary;
   if (!s) return [];
+  if (run.grid) {
+    return [`- cost spread ${fixed(s.cost_spread, 2)}× per cell-step, slowest size over fastest`,
+      `- 60-fps capacity: ${s.capacity_grid} cells along the longer side (${fixed(s.capacity_frame_ms, 1)} ms a frame)`];
+  }
   const out = [];
   for (const [solver, v] of Object.entries(s.cost_spread || {})) {
     const pass = s.pass_cost_spread && s.pass_cost_spread[solver];
@@ -177,7 +200,8 @@ function tablesRegion(runs) {
   if (!latest.length) return ['No results yet: see "Adding a result" above.'];
   const out = [];
   for (const run of latest) {
-    out.push(`### ${BUILD_NAMES[run.info.build] || run.info.build}, ${run.threads} thread${run.threads > 1 ? 's' : ''}`);
+    out.push(`### ${run.grid ? 'Stable fluids, ' : ''}${BUILD_NAMES[run.info.build] || run.info.build}, ` +
+      `${run.threads} thread${run.threads > 1 ? 's' : ''}`);
     out.push('');
     out.push(`\`bench/results/${run.file}\`: ${describe(run)}.` + (run.info.command ? ` \`${run.info.command}\`.` : ''));
     if (run.info.note) out.push(run.info.note);
@@ -205,7 +229,7 @@ function status(met, total) {
 const mark = (ok) => (ok ? ' (met)' : ' (not met)');
 
 function targetRows(runs) {
-  const latest = latestRuns(runs);
+  const latest = latestRuns(runs).filter((r) => !r.grid);
   const one = latest.filter((r) => r.threads === 1);
   const many = latest.filter((r) => r.threads > 1);
   const rows = [];
