@@ -475,6 +475,12 @@ TEST_CASE("a storm of pointer forces leaves a grid finite and within max_speed",
         REQUIRE(std::hypot(g->u[c], g->v[c]) <= vmax * 1.4143f);
       }
     }
+    // Every face of the grid the solver steps on (stable fluids' and
+    // FLIP's alike) holds a finite velocity within max_speed.
+    const FieldView* g = w.faces();
+    REQUIRE(g != nullptr);
+    for (int k = 0; k < (g->nx + 1) * g->ny; ++k) REQUIRE(std::fabs(g->u_faces[k]) <= vmax);
+    for (int k = 0; k < g->nx * (g->ny + 1); ++k) REQUIRE(std::fabs(g->v_faces[k]) <= vmax);
     const Particles& q = w.particles();
     for (int i = 0; i < q.size(); ++i) {
       REQUIRE(std::isfinite(q.x[i]));

@@ -103,8 +103,20 @@ class FlipSolver final : public SolverBase<FlipSolver> {
     return 2.0 * s.particles.size() + (2.0 + 3.0 * 3.0) * g.nx * g.ny;
   }
   size_t bytes() const override;
+  const FieldView* faces() const override {
+    if (g_.nx == 0) return nullptr;
+    faces_ = FieldView{};
+    faces_.nx = g_.nx;
+    faces_.ny = g_.ny;
+    faces_.cell = g_.dx;
+    faces_.origin = g_.origin;
+    faces_.u_faces = g_.u.data();
+    faces_.v_faces = g_.v.data();
+    return &faces_;
+  }
 
  private:
+  mutable FieldView faces_;  // its pointers set by faces(): a copy's point at the copy
   // What its step does after a solve besides its passes over the cells:
   // the transfer back's per particle, and the shared stages.
   static double tail(const WorldState& s) { return s.particles.size() + shared_least(s); }

@@ -138,6 +138,9 @@ class FluidSolver {
   virtual bool moves_particles() const { return true; }
   // Its fields, or null for a particle solver.
   virtual const FieldView* field() const { return nullptr; }
+  // The MAC grid the solver steps on, if any: a grid solver's field, or
+  // FLIP's transfer grid (its size, place and faces alone).
+  virtual const FieldView* faces() const { return field(); }
   // Adds dye of `colour` to the cells inside `region`; false without dye.
   virtual bool fill_dye(const WorldState& s, const Box& region, glm::vec3 colour);
 };

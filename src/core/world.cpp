@@ -227,6 +227,7 @@ void World::reserve(int n) { s_->particles.reserve(n); }
 int World::count() const { return s_->particles.size(); }
 const Particles& World::particles() const { return s_->particles; }
 const FieldView* World::field() const { return s_->solver->field(); }
+const FieldView* World::faces() const { return s_->solver->faces(); }
 
 bool World::fill_dye(const Box& region, glm::vec3 colour) {
   const bool ok = std::isfinite(region.min.x) && std::isfinite(region.min.y) && std::isfinite(region.max.x) &&

@@ -86,6 +86,9 @@ class World {
   const Particles& particles() const;
   /// A grid solver's fields (velocity, pressure, dye); null for the particle solvers.
   const FieldView* field() const;
+  /// The MAC grid the solver steps on: field() for a grid solver, FLIP's transfer grid (only
+  /// nx, ny, cell, origin and the faces set); null for the SPH solvers. For tests and tools.
+  const FieldView* faces() const;
   /// Adds dye of `colour` (each channel >= 0) to the cells inside `region`; false without a grid solver.
   bool fill_dye(const Box& region, glm::vec3 colour);
   /// The regions fill_dye filled since the world was made, in order: the scene's starting
