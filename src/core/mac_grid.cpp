@@ -145,21 +145,21 @@ ProjectionResult project(MacGrid* grid, const std::vector<uint8_t>& type, float 
     std::vector<float>& extra = *surface.scratch;
     extra.resize(cells);
     for_cells(loops, w, [&](int i, int j) {
-        const int c = g.cell(i, j);
-        extra[c] = 0.0f;
-        if (type[c] != kFluidCell) return;
-        // Each air neighbour's term a (phi_c - held) / theta: a / theta on
-        // the diagonal (a of it there already), a held / theta to the
-        // right-hand side.
-        const int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < nx ? c + 1 : -1, j > 0 ? c - nx : -1, j + 1 < ny ? c + nx : -1};
-        const float share[4] = {u_share(i, j), u_share(i + 1, j), v_share(i, j), v_share(i, j + 1)};
-        for (int k = 0; k < 4; ++k) {
-          const int n = nb[k];
-          if (n < 0 || type[n] != kAirCell) continue;
-          const float t = inverse_theta(c, n);
-          extra[c] += share[k] * (t - 1.0f);
-          (*rhs)[c] += share[k] * t * held(c);
-        }
+      const int c = g.cell(i, j);
+      extra[c] = 0.0f;
+      if (type[c] != kFluidCell) return;
+      // Each air neighbour's term a (phi_c - held) / theta: a / theta on
+      // the diagonal (a of it there already), a held / theta to the
+      // right-hand side.
+      const int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < nx ? c + 1 : -1, j > 0 ? c - nx : -1, j + 1 < ny ? c + nx : -1};
+      const float share[4] = {u_share(i, j), u_share(i + 1, j), v_share(i, j), v_share(i, j + 1)};
+      for (int k = 0; k < 4; ++k) {
+        const int n = nb[k];
+        if (n < 0 || type[n] != kAirCell) continue;
+        const float t = inverse_theta(c, n);
+        extra[c] += share[k] * (t - 1.0f);
+        (*rhs)[c] += share[k] * t * held(c);
+      }
     });
   }
   solver->set_cells(nx, ny, type, fill ? surface.scratch : nullptr, w, cut ? cut->shares() : FaceShares{}, loops);

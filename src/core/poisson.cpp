@@ -104,25 +104,25 @@ void PoissonSolver::share_faces(const FaceShares& shares, const Loops& loops) {
   const std::vector<float>& v = *shares.v;
   const int nx = l.nx, ny = l.ny, un = grid_nx_ + 1;
   loops.rows(l.ny, nx, [&](int j0, int j1) {
-  for (int j = j0; j < j1; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int c = j * nx + i, gi = i + window_.i0, gj = j + window_.j0;
-      l.west[c] = l.east[c] = l.south[c] = l.north[c] = 0.0f;
-      float d = 0.0f;
-      if (l.type[c] == kFluidCell) {
-        auto link = [&](bool inside, int nb, float share, float* coefficient) {
-          if (!inside || !open_cell(l.type[nb])) return;
-          d += share;
-          *coefficient = l.type[nb] == kFluidCell ? share : 0.0f;
-        };
-        link(i > 0, c - 1, u[gj * un + gi], &l.west[c]);
-        link(i + 1 < nx, c + 1, u[gj * un + gi + 1], &l.east[c]);
-        link(j > 0, c - nx, v[gj * grid_nx_ + gi], &l.south[c]);
-        link(j + 1 < ny, c + nx, v[(gj + 1) * grid_nx_ + gi], &l.north[c]);
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int c = j * nx + i, gi = i + window_.i0, gj = j + window_.j0;
+        l.west[c] = l.east[c] = l.south[c] = l.north[c] = 0.0f;
+        float d = 0.0f;
+        if (l.type[c] == kFluidCell) {
+          auto link = [&](bool inside, int nb, float share, float* coefficient) {
+            if (!inside || !open_cell(l.type[nb])) return;
+            d += share;
+            *coefficient = l.type[nb] == kFluidCell ? share : 0.0f;
+          };
+          link(i > 0, c - 1, u[gj * un + gi], &l.west[c]);
+          link(i + 1 < nx, c + 1, u[gj * un + gi + 1], &l.east[c]);
+          link(j > 0, c - nx, v[gj * grid_nx_ + gi], &l.south[c]);
+          link(j + 1 < ny, c + nx, v[(gj + 1) * grid_nx_ + gi], &l.north[c]);
+        }
+        l.diag[c] = d;
+        l.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
       }
-      l.diag[c] = d;
-      l.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
-    }
   });
   open_ = l.diag;
   shared_ = true;
@@ -215,23 +215,23 @@ void PoissonSolver::build_operator(Level* level, const Loops& loops) {
     loops.fill(v->data(), static_cast<int>(padded), 0.0f);
   }
   loops.rows(ny, nx, [&](int j0, int j1) {
-  for (int j = j0; j < j1; ++j)
-    for (int i = 0; i < nx; ++i) {
-      const int c = j * nx + i;
-      if (l.type[c] != kFluidCell) continue;
-      float d = 0.0f;
-      auto link = [&](bool inside, int nb, float* coefficient) {
-        if (!inside || !open_cell(l.type[nb])) return;
-        d += 1.0f;
-        *coefficient = l.type[nb] == kFluidCell ? 1.0f : 0.0f;
-      };
-      link(i > 0, c - 1, &l.west[c]);
-      link(i + 1 < nx, c + 1, &l.east[c]);
-      link(j > 0, c - nx, &l.south[c]);
-      link(j + 1 < ny, c + nx, &l.north[c]);
-      l.diag[c] = d;
-      l.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
-    }
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int c = j * nx + i;
+        if (l.type[c] != kFluidCell) continue;
+        float d = 0.0f;
+        auto link = [&](bool inside, int nb, float* coefficient) {
+          if (!inside || !open_cell(l.type[nb])) return;
+          d += 1.0f;
+          *coefficient = l.type[nb] == kFluidCell ? 1.0f : 0.0f;
+        };
+        link(i > 0, c - 1, &l.west[c]);
+        link(i + 1 < nx, c + 1, &l.east[c]);
+        link(j > 0, c - nx, &l.south[c]);
+        link(j + 1 < ny, c + nx, &l.north[c]);
+        l.diag[c] = d;
+        l.inv_diag[c] = d > 0.0f ? 1.0f / d : 0.0f;
+      }
   });
 }
 
@@ -244,19 +244,19 @@ void PoissonSolver::build_links(Level* fine, const Level& coarse, const Loops& l
   // term then falls on a coarse cell whose rows always see the fine cell
   // (v_cycle's restriction).
   loops.rows(f.ny, f.nx, [&](int j0, int j1) {
-  for (int j = j0; j < j1; ++j)
-    for (int i = 0; i < f.nx; ++i) {
-      const int c = j * f.nx + i;
-      std::fill_n(&f.link_cell[4 * static_cast<size_t>(c)], 4, (j / 2) * coarse.nx + i / 2);
-      std::fill_n(&f.link_weight[4 * static_cast<size_t>(c)], 4, 0.0f);
-      if (f.type[c] != kFluidCell) continue;
-      const Links k = links_of(i, j, coarse.nx, coarse.ny, coarse.type);
-      for (int m = 0; m < k.count; ++m) {
-        if (coarse.type[k.cell[m]] != kFluidCell) continue;  // air: its value is 0
-        f.link_cell[4 * c + m] = k.cell[m];
-        f.link_weight[4 * c + m] = k.weight[m];
+    for (int j = j0; j < j1; ++j)
+      for (int i = 0; i < f.nx; ++i) {
+        const int c = j * f.nx + i;
+        std::fill_n(&f.link_cell[4 * static_cast<size_t>(c)], 4, (j / 2) * coarse.nx + i / 2);
+        std::fill_n(&f.link_weight[4 * static_cast<size_t>(c)], 4, 0.0f);
+        if (f.type[c] != kFluidCell) continue;
+        const Links k = links_of(i, j, coarse.nx, coarse.ny, coarse.type);
+        for (int m = 0; m < k.count; ++m) {
+          if (coarse.type[k.cell[m]] != kFluidCell) continue;  // air: its value is 0
+          f.link_cell[4 * c + m] = k.cell[m];
+          f.link_weight[4 * c + m] = k.weight[m];
+        }
       }
-    }
   });
 }
 
