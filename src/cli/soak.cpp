@@ -158,6 +158,8 @@ SeedReport run_seed(uint32_t seed, const SoakOptions& o) {
   r.capped_frames = s.capped_frames;
   r.capped_steady_frames = s.capped_steady_frames;
   r.peak_particles = s.peak_particles;
+  r.peak_bodies = s.peak_bodies;
+  r.body_frames = s.body_frames;
   r.peak_rss_mb = s.peak_rss / 1048576.0;
   r.closest_obstacle = s.closest_obstacle;
   r.wedged = s.wedged;
@@ -188,12 +190,13 @@ SoakReport run_soak(const SoakOptions& o) {
     if (o.log) {
       std::fprintf(o.log,
                    "seed %u: %ld frames, %ld actions (%ld loads, %ld solver switches, %ld refused), peak %d particles, "
-                   "peak RSS %.0f MiB, %ld steady frames, safety net in %ld frames, backstop in %ld (%ld steady), "
+                   "peak %d bodies (in %ld frames), peak RSS %.0f MiB, %ld steady frames, safety net in %ld frames, backstop in %ld (%ld steady), "
                    "closest to an obstacle %.2f spacings (inside: %ld at a "
                    "wall, %ld in a crevice), most work %.0f %% of a frame's bound, slowest frame %ld: %.0f ms, %d particles, "
                    "work %.3g (%.0f %% of its bound), "
                    "%s (%.1f s)\n",
-                   r.seed, r.frames, r.actions, r.loads, r.switches, r.refusals, r.peak_particles, r.peak_rss_mb,
+                   r.seed, r.frames, r.actions, r.loads, r.switches, r.refusals, r.peak_particles, r.peak_bodies,
+                   r.body_frames, r.peak_rss_mb,
                    r.steady_frames, r.contained_frames, r.capped_frames, r.capped_steady_frames, static_cast<double>(std::isfinite(r.closest_obstacle) ? r.closest_obstacle : 0.0f),
                    r.wedged, r.creviced, 100.0 * r.most_work_share, r.slowest.frame, r.slowest.ms,
                    r.slowest.particles, r.slowest.work, 100.0 * r.slowest.work / r.slowest.limit,

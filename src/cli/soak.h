@@ -44,6 +44,8 @@ struct SeedReport {
   long capped_frames = 0;      // frames the work bound's backstop took (a pile), and of them in steady play
   long capped_steady_frames = 0;
   int peak_particles = 0;
+  int peak_bodies = 0;
+  long body_frames = 0;  // frames with a body in the water
   double peak_rss_mb = 0.0;
   float closest_obstacle = 0.0f;  // smallest particle-centre distance outside an obstacle [spacings]
   long wedged = 0;                // particle-frames inside an obstacle, held there by a wall

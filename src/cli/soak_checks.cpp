@@ -27,6 +27,8 @@ bool Session::advance() {
   most_work_share = std::max(most_work_share, st.work / st.work_limit);
   trace_frame(steady, ms);
   peak_particles = std::max(peak_particles, n);
+  peak_bodies = std::max(peak_bodies, static_cast<int>(world_.bodies().size()));
+  if (!world_.bodies().empty()) ++body_frames;
   peak_since_load_ = std::max(peak_since_load_, n);
   peak_neighbours_ = std::max(peak_neighbours_, last_.mean_neighbours);
   if (st.contained) ++contained_frames;

@@ -495,11 +495,10 @@ bool Player::random_action() {
   // Every obstacle costs every particle a test each step: past
   // kMaxObstacles, drawing gives way to erasing.
   if (id >= 6 && id <= 9 && world().obstacles().size() >= kMaxObstacles) id = 10;
-  // Where there are bodies (the float scene brings them), drawing a shape
-  // is as often adding, dragging or removing a body instead. Where there
-  // are none, no draw is added, so the plays of the seeds stay as they were.
-  if (id >= 6 && id <= 8 && !world().bodies().empty() && rng_.chance(0.5)) {
-    id = 23 + rng_.below(3);
+  // In every scene, drawing a shape is as often adding, dragging or
+  // removing a body instead: a scene without one gets its first.
+  if (id >= 6 && id <= 8 && rng_.chance(0.5)) {
+    id = world().bodies().empty() ? 23 : 23 + rng_.below(3);
     if (id == 23 && world().bodies().size() >= kMaxPlayedBodies) id = 25;
   }
   // Calm play: fingers, sinks, dye, lanes and erasing, and nothing that

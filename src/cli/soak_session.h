@@ -179,6 +179,8 @@ class Session {
   long actions = 0, loads = 0, switches = 0, refusals = 0, contained_frames = 0, steady_frames = 0;
   long capped_frames = 0, capped_steady_frames = 0;  // frames the work bound's backstop took (FrameStats::cap_hits)
   int peak_particles = 0;
+  int peak_bodies = 0;
+  long body_frames = 0;  // frames with a body in the water
   double peak_rss = 0.0;
   float closest_obstacle = std::numeric_limits<float>::infinity();
   long wedged = 0;    // particle-frames inside an obstacle where the walls win
