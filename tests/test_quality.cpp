@@ -40,9 +40,9 @@ TEST_CASE("auto quality lowers a late count at once, by the N^1.5 law, and caps 
   const int lowered = d.run(1.0, 8000, 4.0, 4);
   CHECK(lowered == static_cast<int>(8000 * std::pow(6.4 / 16.0, 1.0 / 1.5)));
   CHECK(d.now < 700.0);
-  // Now very cheap: it rises by at most 1.5x a time, after three quiet
-  // windows, and never above the count that ran late lowered a tenth
-  // (7 200) while that is under half a minute old.
+  // On a cheap device each rise waits for three quiet windows, is at most
+  // 1.5x, and stays at or under the late count less a tenth (7 200) while
+  // that is under half a minute old.
   int count = lowered;
   for (int k = 0; k < 6; ++k) {
     const int next = d.run(10.0, count, 0.1, 4);

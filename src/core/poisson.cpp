@@ -192,6 +192,11 @@ void PoissonSolver::build_levels(int nx, int ny, const std::vector<uint8_t>& typ
   levels_.resize(depth);
   for (Level& l : levels_) build_operator(&l, loops);
   for (size_t k = 0; k + 1 < levels_.size(); ++k) build_links(&levels_[k], levels_[k + 1], loops);
+  // A coarse level's right-hand side, which the restriction writes whole;
+  // the finest level's is v_cycle's argument.
+  for (size_t k = 1; k < levels_.size(); ++k)
+    levels_[k].b.resize(static_cast<size_t>(levels_[k].nx) * levels_[k].ny);
+  levels_[0].b.clear();
   open_ = levels_[0].diag;
   surface_ = shared_ = false;
   const std::vector<uint8_t>& t = levels_[0].type;
@@ -206,7 +211,7 @@ void PoissonSolver::build_operator(Level* level, const Loops& loops) {
   Level& l = *level;
   const int nx = l.nx, ny = l.ny;
   const size_t n = static_cast<size_t>(nx) * ny, padded = n + 2 * static_cast<size_t>(l.pad());
-  for (auto* v : {&l.west, &l.east, &l.south, &l.north, &l.diag, &l.inv_diag, &l.b}) {
+  for (auto* v : {&l.west, &l.east, &l.south, &l.north, &l.diag, &l.inv_diag}) {
     v->resize(n);
     loops.fill(v->data(), static_cast<int>(n), 0.0f);
   }

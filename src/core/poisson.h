@@ -121,7 +121,9 @@ class PoissonSolver {
     int nx = 0, ny = 0;
     std::vector<uint8_t> type;
     std::vector<float> west, east, south, north, diag, inv_diag;
-    std::vector<float> x, b, r;  // the correction (padded), right-hand side, residual (padded)
+    // The correction (padded), the right-hand side (a coarse level's: the
+    // finest's is v_cycle's argument), the residual (padded).
+    std::vector<float> x, b, r;
     // The transfer to the next coarser level: per cell of this one, up to
     // four coarse cells and their weights (an unused link: weight 0, on the
     // cell's parent).
