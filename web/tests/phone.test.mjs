@@ -304,13 +304,27 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
       };
       requestAnimationFrame(look);
     });
-    const methodChange = ({ solver, n }) =>
-      window.countChanges.some((c) => c.after.solver === solver && c.before.solver !== solver && c.after.particles !== n);
-    assert.equal(await page.evaluate(() => window.tidepool.setParam('solver', 'dfsph')), true);
-    await until(page, methodChange, { solver: 'dfsph', n: start.particles }, 'the count to follow DFSPH', LONG);
-    const sph = await stats(page);
-    assert.equal(await page.evaluate(() => window.tidepool.setParam('solver', 'flip')), true);
-    await until(page, methodChange, { solver: 'flip', n: sph.particles }, 'the count to follow FLIP', LONG);
+    // Each change of method notes the frame on the screen and the count
+    // when it is asked for; the change of count that answers it is the
+    // first after that frame, whatever frames come between (a frame that
+    // owes no tick runs no step, and auto quality answers on the first
+    // that does).
+    const switchTo = (solver) => page.evaluate((m) => {
+      const s = window.tidepool.stats();
+      window.switchedAt = { frame: s.frame, particles: s.particles, solver: s.solver };
+      return window.tidepool.setParam('solver', m);
+    }, solver);
+    const answer = () => page.evaluate(() => ({
+      at: window.switchedAt,
+      change: window.countChanges.find((c) => c.after.frame > window.switchedAt.frame) || null,
+    }));
+    const answered = () => window.countChanges.some((c) => c.after.frame > window.switchedAt.frame);
+    assert.equal(await switchTo('dfsph'), true);
+    await until(page, answered, null, 'the count to follow DFSPH', LONG);
+    const toSph = await answer();
+    assert.equal(await switchTo('flip'), true);
+    await until(page, answered, null, 'the count to follow FLIP', LONG);
+    const toFlip = await answer();
     const changes = await page.evaluate(() => window.countChanges);
     const cm = (a, b) => 100 * Math.hypot(b.mean.x - a.mean.x, b.mean.y - a.mean.y);
     const moved = (c) => cm(c.before, c.after);
@@ -321,8 +335,12 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
       `(the frame before: ${c.prev ? `${cm(c.prev, c.before).toFixed(1)} cm in ${(c.before.time - c.prev.time).toFixed(3)} s` : 'none'}); ` +
       `obstacles ${c.before.obstacles} -> ${c.after.obstacles}`).join('; '));
     assert.ok(start.obstacles >= 1, 'the disc was drawn');
-    const drop = changes.find((c) => c.after.solver === 'dfsph' && c.before.solver === 'flip');
-    const rise = changes.find((c) => c.after.solver === 'flip' && c.before.solver === 'dfsph');
+    const drop = toSph.change, rise = toFlip.change;
+    for (const [was, a, solver] of [['flip', toSph, 'dfsph'], ['dfsph', toFlip, 'flip']]) {
+      assert.equal(a.at.solver, was);
+      assert.equal(a.change.after.solver, solver, `the first change of count after the switch to ${solver} is under it`);
+      assert.equal(a.change.before.particles, a.at.particles, `nothing changed the count between the switch to ${solver} and its answer`);
+    }
     // Asked for an eighth (eight times), the lattice of whole cells that
     // keeps the water's area gives a count near it (World::resample).
     const ratio = (c) => c.after.particles / c.before.particles;
