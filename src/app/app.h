@@ -142,7 +142,7 @@ struct App {
   // simulation keeps up, less in slow motion. Drag velocities are taken
   // in simulated time, so a paddle moves the water as far as it moved.
   float time_scale = 1.0f;
-  double input_clock = 0.0;  // [s] advances by frame time x time_scale
+  double input_clock = 0.0;  // [s] frame time x time_scale; paused, the steps' time
   double scale_sim = 0.0, scale_real = 0.0;  // its averaging window
   double fps_window_start = 0.0;
   int fps_window_frames = 0;
@@ -158,7 +158,7 @@ struct App {
 
   // Input.
   // Until the first touch, click, key or scripted change, a slow stir
-  // moves the water (idle_stir()), so an untouched page is plainly alive.
+  // moves the water (idle_force()), so an untouched page is plainly alive.
   bool idle = true;
   Tool tool = Tool::Push;
   float pointer_radius = 0.2f;    // [m], set per scene
@@ -228,7 +228,8 @@ inline bool drawn_dye(const App& app) { return app.setup.gpu_dye && app.sharp_dy
 
 // The show (show.cpp).
 // What a tick at simulated time t pushes with: the contacts' forces, each
-// given the palette's colours in turn, and the show's splat.
+// given the palette's colours in turn, the idle motion's and the show's
+// splat.
 std::vector<tidepool::PointerForce> tick_forces(const App& app, double t);
 
 // Input (input.cpp).
@@ -237,6 +238,10 @@ void update_forces(App& app, float frame_dt);
 void release_all_contacts(App& app);
 // Ends the idle motion for good, and its force at once.
 void end_idle(App& app);
+// The idle motion's force at simulated time t, a function of the time and
+// the water alone, so that its ticks do the same however a page's frames
+// group them; false once ended, before it starts, or in a cavity.
+bool idle_force(const App& app, double t, tidepool::PointerForce* out);
 float eraser_radius(const App& app);
 // The body tool's shapes, dropped in turn: 0 a box, 1 a disc, 2 a boat.
 constexpr int kBodyToolShapes = 3;

@@ -59,7 +59,10 @@ bool follow(App& app, Contact& c, double now) {
     c.velocity = glm::vec2(0.0f);
     c.trail.clear();
   }
-  c.trail.emplace_back(now, c.world);
+  // One entry an instant of input time: while paused the clock stands
+  // still, and a held finger's frames only move its latest point.
+  if (!c.trail.empty() && c.trail.back().first == now) c.trail.back().second = c.world;
+  else c.trail.emplace_back(now, c.world);
   while (c.trail.size() > 2 && now - c.trail[1].first >= kDragWindow) c.trail.erase(c.trail.begin());
   const double span = now - c.trail.front().first;
   glm::vec2 v(0.0f);
@@ -244,11 +247,9 @@ void release_all_contacts(App& app) {
 void end_idle(App& app) {
   if (!app.idle) return;
   app.idle = false;
-  app.forces.clear();  // the contacts' come back with the next frame
-  app.world.set_pointers(app.forces);
+  app.world.set_pointers(app.forces);  // the contacts' alone
 }
 
-namespace {
 
 // The idle motion: a soft paddle that sweeps to and fro along the tank at
 // the water's surface (twice its mean height; mid-tank for a grid) every
@@ -260,14 +261,14 @@ constexpr double kIdlePeriod = 12.0;  // [s]
 constexpr double kIdleAfter = 3.0;    // [s] particle scenes
 constexpr double kIdleAfterGrid = 0.5;  // [s]
 
-void idle_stir(App& app) {
-  if (!app.idle || app.paused || app.world.params().lid_speed != 0.0f) return;
+bool idle_force(const App& app, double time, tidepool::PointerForce* out) {
+  if (!app.idle || app.world.params().lid_speed != 0.0f) return false;
   const tidepool::Box& b = app.world.box();
   const glm::vec2 size = b.max - b.min;
   const bool particles = app.world.field() == nullptr;
-  if (particles && app.world.count() == 0) return;
-  const double t = app.world.time() - (particles ? kIdleAfter : kIdleAfterGrid);
-  if (t < 0.0) return;
+  if (particles && app.world.count() == 0) return false;
+  const double t = time - (particles ? kIdleAfter : kIdleAfterGrid);
+  if (t < 0.0) return false;
   const double w = 2.0 * 3.14159265358979 / kIdlePeriod;
   tidepool::PointerForce f;
   f.position = {b.min.x + size.x * static_cast<float>(0.5 + 0.3 * std::sin(w * t)),
@@ -278,10 +279,9 @@ void idle_stir(App& app) {
   f.strength = 15.0f * ease;
   f.stir = 5.0f * ease;
   f.dye = glm::vec3(0.0f);  // moves the dye that is there, adds none
-  app.forces.push_back(f);
+  *out = f;
+  return true;
 }
-
-}  // namespace
 
 void handle_input(App& app, const InputEvent& e, bool ui_wants_mouse) {
   if (e.kind == InputEvent::Kind::Down || e.kind == InputEvent::Kind::Key) end_idle(app);
@@ -324,8 +324,10 @@ void handle_input(App& app, const InputEvent& e, bool ui_wants_mouse) {
 void update_forces(App& app, float frame_dt) {
   app.forces.clear();
   // Drag velocities are taken in simulated time (see App::time_scale):
-  // in slow motion a paddle moves the water as far as it moved itself.
-  app.input_clock += frame_dt * (app.paused ? 1.0f : std::max(app.time_scale, 0.05f));
+  // in slow motion a paddle moves the water as far as it moved itself, and
+  // while paused the clock moves only with the steps taken
+  // (advance_frames(), a single step).
+  if (!app.paused) app.input_clock += frame_dt * std::max(app.time_scale, 0.05f);
   const double now = app.input_clock;
   for (auto& [id, c] : app.contacts) {
     if (c.captured) continue;
@@ -384,7 +386,6 @@ void update_forces(App& app, float frame_dt) {
   } else {
     app.hovering = false;
   }
-  idle_stir(app);
 }
 
 }  // namespace tidepool::app

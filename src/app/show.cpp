@@ -59,7 +59,9 @@ std::vector<tidepool::PointerForce> tick_forces(const App& app, double t) {
   std::vector<tidepool::PointerForce> out = app.forces;
   size_t k = 0;
   for (tidepool::PointerForce& f : out)
-    if (f.dye.x < 0.0f) f.dye = palette_colour(app.look, k++);  // the idle stir brings its own (none)
+    if (f.dye.x < 0.0f) f.dye = palette_colour(app.look, k++);
+  tidepool::PointerForce idle;
+  if (idle_force(app, t, &idle)) out.push_back(idle);
   tidepool::PointerForce splat;
   if (splat_at(app.look, app.world.box(), t, &splat)) out.push_back(splat);
   return out;

@@ -131,7 +131,9 @@ void simulate(App& app, double frame_time) {
     }
     if (app.accumulator >= kTick) app.accumulator = 0.0;  // drop what we could not do
   } else if (app.step_once) {
+    const double t = app.world.time();
     tidepool::add_frame_stats(sum, tick(app, clock, true));
+    app.input_clock += app.world.time() - t;
     ticks = 1;
   }
   app.step_once = false;
@@ -158,7 +160,9 @@ void simulate(App& app, double frame_time) {
 void advance_frames(App& app, int frames) {
   const tidepool::Clock clock{&clock_now_ms, nullptr};
   tidepool::FrameStats sum;
+  const double t = app.world.time();
   for (int k = 0; k < frames; ++k) tidepool::add_frame_stats(sum, tick(app, clock, false));
+  app.input_clock += app.world.time() - t;  // the drags' clock, paused or not
   if (frames > 0) app.stats.last = sum;
 }
 
