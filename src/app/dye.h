@@ -30,6 +30,8 @@ class SharpDye {
   // Whether the dye is held here (else the page draws the core's dye):
   // after a reset on a device that can draw into float textures.
   bool ready() const { return tex_[0] != 0; }
+  // The bits of each held value: 32, or 16 where 32-bit floats do not filter.
+  int bits() const { return float_linear_ ? 32 : 16; }
   int width() const { return w_; }
   int height() const { return h_; }
   GLuint texture() const { return tex_[cur_]; }

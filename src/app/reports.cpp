@@ -163,8 +163,9 @@ std::string info_json(const tidepool::Params& params) {
   return j + "]}";
 }
 
-// tidepool.dye(): the drawn dye against the core's, for the tests: each
-// colour's amount (values times area), and the correlation of the drawn
+// tidepool.dye(): the drawn dye against the core's, for the tests: where
+// it is held and in how many bits a value (the core's: 32), each colour's
+// amount (values times area), and the correlation of the drawn
 // dye, averaged over each core cell, with the core's dye. Null outside the
 // grid scenes.
 std::string dye_json(const App& app) {
@@ -177,7 +178,8 @@ std::string dye_json(const App& app) {
     for (int c = 0; c < cells; ++c) core[k] += f->dye[k][c] * cell_area;
   std::vector<float> texels;
   const bool sharp = drawn_dye(app) && app.sharp_dye.read(&texels);
-  std::string j = std::string("{\"mode\":\"") + (sharp ? "gpu" : "core") + "\",\"grid\":[" +
+  std::string j = std::string("{\"mode\":\"") + (sharp ? "gpu" : "core") + "\",\"bits\":" +
+                  std::to_string(sharp ? app.sharp_dye.bits() : 32) + ",\"grid\":[" +
                   std::to_string(f->nx) + "," + std::to_string(f->ny) + "],\"coreTotals\":[" +
                   json_number(core[0]) + "," + json_number(core[1]) + "," + json_number(core[2]) + "]";
   if (!sharp) return j + ",\"size\":[" + std::to_string(f->nx) + "," + std::to_string(f->ny) + "],\"totals\":[" +
@@ -211,10 +213,10 @@ std::string dye_json(const App& app) {
          "," + json_number(sums[1]) + "," + json_number(sums[2]) + "],\"correlation\":" + json_number(r) + "}";
 }
 
-// The bodies for tidepool.bodies(): each one's id, shape, pose and
-// velocities, whether a drag holds it, and the water beside it: the
-// particles within three particle spacings of its outline, and their mean
-// velocity.
+// The bodies for tidepool.bodies(): each one's id, shape, pose,
+// velocities and material (mass, density, friction, restitution), whether
+// a drag holds it, and the water beside it: the particles within three
+// particle spacings of its outline, and their mean velocity.
 std::string bodies_json(const App& app) {
   const tidepool::Particles& p = app.world.particles();
   const int n = app.world.field() ? 0 : p.size();
@@ -243,7 +245,7 @@ std::string bodies_json(const App& app) {
          ",\"x\":" + json_number(b.position.x) + ",\"y\":" + json_number(b.position.y) +
          ",\"angle\":" + json_number(b.angle) + ",\"vx\":" + json_number(b.velocity.x) +
          ",\"vy\":" + json_number(b.velocity.y) + ",\"omega\":" + json_number(b.omega) +
-         ",\"mass\":" + json_number(b.mass) + ",\"friction\":" + json_number(b.def.friction) +
+         ",\"mass\":" + json_number(b.mass) + ",\"density\":" + json_number(b.def.density) + ",\"friction\":" + json_number(b.def.friction) +
          ",\"restitution\":" + json_number(b.def.restitution) + ",\"dragged\":" + (b.dragged ? "true" : "false") +
          ",\"water\":{\"particles\":" + std::to_string(near) + ",\"vx\":" + json_number(vx) +
          ",\"vy\":" + json_number(vy) + "}}";

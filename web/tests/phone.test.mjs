@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { decodePng } from './png.mjs';
-import { advance, shots, simulate, stats, toCanvas, watchPage, waterFraction, ready, until, useBrowser } from './support.mjs';
+import { advance, nextFrames, shots, simulate, stats, stepFrame, toCanvas, watchPage, waterFraction, ready, until, useBrowser } from './support.mjs';
 
 const LONG = 90_000;
 const FEW = 'particles=1500';
@@ -370,14 +370,17 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     assert.ok(slow.work > 0 && slow.work <= slow.workLimit, `work ${slow.work} within its bound ${slow.workLimit}`);
     // The tap is handled between two frames, each bounded: the next one is paused.
     await page.tap('#tb-play');
-    const t0 = (await stats(page)).time;
-    await page.waitForTimeout(1500);
-    const s1 = await stats(page);
+    const s0 = await stats(page);
+    // Frames drawn after the tap, paused: time stands still in them.
+    const s1 = await nextFrames(page, 10);
     t.diagnostic(`work ${slow.work.toExponential(2)} of ${slow.workLimit.toExponential(2)}; ` +
-      `after the tap, time moved ${(s1.time - t0).toFixed(4)} s`);
+      `after the tap, time moved ${(s1.time - s0.time).toFixed(4)} s in ${s1.frame - s0.frame} frames`);
     assert.equal(s1.paused, true);
-    assert.ok(s1.time - t0 <= 3 / 60 + 1e-9, 'at most one frame (three ticks) after the tap');
-    assert.equal(await page.evaluate(() => document.getElementById('slow').hidden), true, 'no sign while paused');
+    assert.ok(s1.frame >= s0.frame + 10, 'the page draws on while paused');
+    assert.ok(s1.time - s0.time <= 3 / 60 + 1e-9, 'at most one frame (three ticks) after the tap');
+    // The sign stays a second after the last slow frame, then goes.
+    await until(page, () => document.getElementById('slow').hidden, null, 'the sign to go while paused');
+    assert.equal((await stats(page)).time, s1.time, 'time still stands');
     assert.deepEqual(log.errors, []);
     await closeAll();
   });
@@ -386,35 +389,49 @@ describe('the toy on phones and desktops', { concurrency: 1 }, () => {
     // Two pages of the same dam break: one left alone, one clicked at once
     // (in the air, far from the water). Once the break has died down (FLIP's
     // sloshing, by about 20 s: 29 J at 12-16 s, 0.3 J at 24-28 s at this
-    // count), the clicked one lies almost still; the other goes on making waves. The
-    // idle motion moves the water in the page's own frames, so the
-    // untouched page runs in them; the clicked one, without it, runs in
-    // tidepool.advance()'s frames.
+    // count), the clicked one lies almost still; the other goes on making
+    // waves. The idle motion is a force of each tick's simulated time
+    // (idle_force()), so the untouched page's water takes the same path
+    // however its frames group the ticks; it runs in the page's own frames,
+    // and its energy is the mean over every frame from 22 s to 30 s. The
+    // clicked one, paused, runs in tidepool.advance()'s ticks, its energy
+    // the mean over every sixth tick of the same span.
     const energy = {};
     for (const name of ['untouched', 'touched']) {
       const { page, log } = await openPage(`scene=dam-break&embed=1&${FEW}&${PLAIN}`, SMALL);
       const s0 = await ready(page, 3);
-      let run = (seconds) => simulate(page, seconds, LONG * 3);
+      let mean;
       if (name === 'touched') {
         const spot = toCanvas(s0, s0.box.max.x * 0.9, s0.box.max.y * 0.9);  // air, far from the water
         await page.mouse.click(spot.x, spot.y);
         // A click ends it (the next frame reads the click).
         await until(page, () => !window.tidepool.stats().idle, null, 'the click to end the idle motion');
-        run = (seconds) => advance(page, Math.round(seconds * 60));
+        assert.equal(await page.evaluate(() => window.tidepool.pause(true)), true);
+        await advance(page, Math.round((22 - (await stats(page)).time) * 60));
+        let sum = 0;
+        for (let k = 0; k < 80; k++) sum += (await stepFrame(page, 6)).kineticEnergy;
+        mean = { energy: sum / 80, samples: 80 };
+      } else {
+        await simulate(page, 22 - s0.time, LONG * 3);
+        mean = await page.evaluate((end) => new Promise((done) => {
+          let sum = 0, n = 0;
+          const look = () => {
+            const s = window.tidepool.stats();
+            sum += s.kineticEnergy, n++;
+            if (s.time >= end) done({ energy: sum / n, samples: n });
+            else requestAnimationFrame(look);
+          };
+          requestAnimationFrame(look);
+        }), 30);
       }
       const s1 = await stats(page);
-      await run(22);
-      let sum = 0, n = 0;
-      for (let k = 0; k < 8; k++) {
-        sum += (await run(1)).kineticEnergy;
-        n++;
-      }
-      energy[name] = { idle: s1.idle, mean: sum / n };
+      energy[name] = { idle: s1.idle, mean: mean.energy, samples: mean.samples };
       assert.deepEqual(log.errors, []);
       await closeAll();
     }
     t.diagnostic(`mean kinetic energy over t = 22..30 s: untouched ${energy.untouched.mean.toExponential(2)} J ` +
-      `(idle ${energy.untouched.idle}), clicked at the start ${energy.touched.mean.toExponential(2)} J (idle ${energy.touched.idle})`);
+      `(idle ${energy.untouched.idle}, ${energy.untouched.samples} frames), clicked at the start ${energy.touched.mean.toExponential(2)} J ` +
+      `(idle ${energy.touched.idle}, ${energy.touched.samples} samples)`);
     assert.equal(energy.untouched.idle, true);
     assert.ok(energy.untouched.mean > 2.5 * energy.touched.mean, 'the untouched water keeps moving');
   });

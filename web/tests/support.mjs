@@ -213,6 +213,22 @@ export function animationFrames(target, n) {
   );
 }
 
-// A grid scene's drawn dye (tidepool.dye(): mode, size, totals, coreTotals,
-// correlation, grid), or null outside the grid scenes.
+// One step of a paused page, for input stepped frame by frame: the page's
+// next frame reads the input sent before the call and sets the pointers'
+// forces, then `ticks` fixed ticks run with them (tidepool.advance, which
+// moves the drags' clock as far). The page's own frames were registered
+// first, so they run before this one in the same animation frame. Returns
+// stats() right after.
+export function stepFrame(target, ticks = 1) {
+  return target.evaluate(
+    (k) => new Promise((resolve, reject) => requestAnimationFrame(() => {
+      if (!window.tidepool.advance(k)) reject(new Error(`advance(${k}) refused`));
+      else resolve(window.tidepool.stats());
+    })),
+    ticks,
+  );
+}
+
+// A grid scene's drawn dye (tidepool.dye(): mode, bits, size, totals,
+// coreTotals, correlation, grid), or null outside the grid scenes.
 export const dye = (target) => target.evaluate(() => window.tidepool.dye());
