@@ -9,6 +9,8 @@
 
 #include "soak.h"
 #include "tidepool/params.h"
+#include "tidepool/scenes.h"
+#include "tidepool/world.h"
 
 using namespace tidepool_cli;
 
@@ -140,4 +142,28 @@ TEST_CASE("soak: a few seconds of random play keep every promise", "[soak]") {
     CHECK(s.actions > 5);
   }
   CHECK(r.violations == 0);
+}
+
+// The promises World::problem words, which the soak checks after every
+// frame and the page's fuzz after every action: they hold through play,
+// and a state that breaks one is named, not passed.
+TEST_CASE("soak: World::problem holds through play and names a particle outside the box", "[soak]") {
+  tidepool::World w;
+  std::string err;
+  REQUIRE(tidepool::load_scene(w, "float", tidepool::SceneSetup{800, "water", {}}, &err));
+  REQUIRE_FALSE(w.bodies().empty());
+  for (int k = 0; k < 30; ++k) w.advance(1.0f / 60.0f);
+  CHECK(w.problem().empty());
+  const tidepool::Box b = w.box();
+  REQUIRE(w.add_particle({b.max.x + 1.0f, b.min.y}) >= 0);
+  const std::string why = w.problem();
+  INFO(why);
+  CHECK(why.find("is outside the box") != std::string::npos);
+  CHECK(why.find("id ") != std::string::npos);
+
+  tidepool::World grid;
+  REQUIRE(tidepool::load_scene(grid, "stir", tidepool::SceneSetup{}, &err));
+  for (int k = 0; k < 5; ++k) grid.advance(1.0f / 60.0f);
+  CHECK(grid.field() != nullptr);
+  CHECK(grid.problem().empty());
 }

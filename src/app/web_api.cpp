@@ -103,6 +103,14 @@ EMSCRIPTEN_KEEPALIVE const char* tp_state_hash() {
   return tidepool::app::g_json.c_str();
 }
 
+// The state's own promises (World::problem): "" while they hold, else the
+// first one broken, in words.
+EMSCRIPTEN_KEEPALIVE const char* tp_check() {
+  if (!g_app) return "";
+  tidepool::app::g_json = g_app->world.problem();
+  return tidepool::app::g_json.c_str();
+}
+
 // Runs `frames` fixed ticks now; 1..600 (the page is blocked meanwhile), else refused.
 EMSCRIPTEN_KEEPALIVE int tp_advance(int frames) {
   if (!g_app || frames < 1 || frames > 600) return 0;

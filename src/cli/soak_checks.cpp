@@ -42,11 +42,11 @@ bool Session::advance() {
     ++frame_;
     return true;
   }
-  if (!check_stats(b.time) || !check_finite()) return false;
+  if (!check_stats(b.time) || !check_state()) return false;
   std::vector<uint32_t> ids(world_.particles().id.begin(), world_.particles().id.end());
   std::sort(ids.begin(), ids.end());
   if (!check_count(b, ids)) return false;
-  if (!check_obstacles(st, b.max_id, b.spacing) || !check_bodies()) return false;
+  if (!check_obstacles(st, b.max_id, b.spacing)) return false;
   if (!check_sinks(st, b.max_id)) return false;
   if (!check_safety_net(steady) || !check_memory() || !check_work()) return false;
   ++frame_;
@@ -116,42 +116,17 @@ bool Session::check_stats(double time_before) {
   return true;
 }
 
-// Every particle finite and inside the box; every grid value finite.
-bool Session::check_finite() {
-  const World& w = world_;
-  const Particles& p = w.particles();
-  const Box& box = w.box();
-  for (int i = 0; i < w.count(); ++i) {
-    const float f[6] = {p.x[i], p.y[i], p.vx[i], p.vy[i], p.density[i], p.pressure[i]};
-    for (float v : f)
-      if (!std::isfinite(v)) return bad(particle(i) + " is not finite: " + state_of(i));
-    if (p.x[i] < box.min.x || p.x[i] > box.max.x || p.y[i] < box.min.y || p.y[i] > box.max.y)
-      return bad(particle(i) + " is outside the box [" + fmt(box.min.x) + ", " + fmt(box.max.x) + "] x [" +
-                 fmt(box.min.y) + ", " + fmt(box.max.y) + "]: " + state_of(i));
-  }
-  // (A frame may take no substep: time left over from the last one.)
-  if (w.params().solver == Solver::Stable && w.last_stats().substeps > 0 && !w.field())
-    return bad("no field() after a stable fluids step");
-  if (const FieldView* g = w.field()) {
-    if (g->nx <= 0 || g->ny <= 0) return bad("grid of " + std::to_string(g->nx) + " x " + std::to_string(g->ny));
-    const int cells = g->nx * g->ny;
-    for (int c = 0; c < cells; ++c) {
-      if (!std::isfinite(g->u[c]) || !std::isfinite(g->v[c]) || !std::isfinite(g->pressure[c]))
-        return bad("cell " + std::to_string(c) + " not finite: u " + fmt(g->u[c]) + ", v " + fmt(g->v[c]) +
-                   ", p " + fmt(g->pressure[c]));
-      for (int k = 0; k < 3; ++k)
-        if (!(g->dye[k][c] >= 0.0f) || !std::isfinite(g->dye[k][c]))
-          return bad("cell " + std::to_string(c) + " dye " + std::to_string(k) + " = " + fmt(g->dye[k][c]));
-    }
-  }
-  return true;
+// The state's own promises (World::problem): finite, inside the box,
+// ids unique, a grid's values and every body too.
+bool Session::check_state() {
+  const std::string why = world_.problem();
+  return why.empty() || bad(why);
 }
 
-// The count (ids: the particles' ids now, sorted): ids unique; lost only
-// to sinks, new only from emitters.
+// The count (ids: the particles' ids now, sorted, each its own, which
+// check_state holds): lost only to sinks, new only from emitters.
 bool Session::check_count(const Before& b, const std::vector<uint32_t>& ids) {
   const int n = world_.count();
-  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) return bad("two particles share an id");
   if (n > kMaxParticles) return bad(std::to_string(n) + " particles, above the limit");
   const std::vector<uint32_t>& ids_before = b.ids;
   long lost = 0, fresh = 0;
@@ -283,20 +258,6 @@ bool Session::check_obstacles(const FrameStats& st, long max_id_before, float sp
   }
   std::sort(inside.begin(), inside.end());
   inside_.swap(inside);
-  return true;
-}
-
-// Every body finite, its centroid inside the tank (Box2D keeps its
-// outline a spacing off the walls).
-bool Session::check_bodies() {
-  const Box& box = world_.box();
-  for (const Body& b : world_.bodies()) {
-    const bool finite = std::isfinite(b.position.x) && std::isfinite(b.position.y) && std::isfinite(b.angle) &&
-                        std::isfinite(b.velocity.x) && std::isfinite(b.velocity.y) && std::isfinite(b.omega);
-    if (!finite) return bad("body " + std::to_string(b.id) + " is not finite");
-    if (b.position.x < box.min.x || b.position.x > box.max.x || b.position.y < box.min.y || b.position.y > box.max.y)
-      return bad("body " + std::to_string(b.id) + " left the tank: at " + fmt(b.position.x) + " " + fmt(b.position.y));
-  }
   return true;
 }
 

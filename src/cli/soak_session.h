@@ -26,12 +26,14 @@
 // Checked after each action: valid input is taken, invalid input is refused
 // and changes nothing (parameters and state hash compared bit for bit).
 // Checked after every frame:
-//   - every particle's position, velocity, density and pressure is finite,
-//     and every grid field value is (dye also >= 0);
-//   - every particle is inside the box (bounds included: the safety net
-//     projects onto them); none stays inside an obstacle (see
+//   - the state's own promises (World::problem): every particle's
+//     position, velocity, density and pressure is finite, and every grid
+//     field value is (dye also >= 0); every particle is inside the box
+//     (bounds included: the safety net projects onto them); ids are
+//     unique; every body is finite, its centroid inside the box;
+//   - no particle stays inside an obstacle (see
 //     Session::check_obstacles for what the step can promise) or a sink;
-//   - ids are unique; particles disappear only with a sink present, appear
+//   - particles disappear only with a sink present, appear
 //     only with an emitter present, and no faster than the emitters pour;
 //   - memory: the world's arrays stay within 4 KiB a particle (of the
 //     largest count since the load) plus 256 MiB, and the process's
@@ -234,10 +236,9 @@ class Session {
   Before before_frame() const;
   void trace_frame(bool steady, double ms) const;
   bool check_stats(double time_before);
-  bool check_finite();
+  bool check_state();
   bool check_count(const Before& b, const std::vector<uint32_t>& ids);
   bool check_pour(long fresh, const Before& b);
-  bool check_bodies();
   bool check_obstacles(const tidepool::FrameStats& st, long max_id_before, float spacing);
   bool check_sinks(const tidepool::FrameStats& st, long max_id_before);
   bool check_safety_net(bool steady);

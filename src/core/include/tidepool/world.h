@@ -173,6 +173,14 @@ class World {
   // --- Checks ---------------------------------------------------------------
   /// FNV-1a over positions, velocities, ids and time: equal inputs give equal hashes, whatever the thread count.
   uint64_t state_hash() const;
+  /// The promises the state keeps after any step, whatever the input:
+  /// every particle's position, velocity, density and pressure finite, its
+  /// position inside the box, its id its own; a grid's velocities and
+  /// pressures finite, its dye finite and not negative (and a grid there
+  /// once stable fluids have stepped); every body's pose and velocities
+  /// finite, its centroid inside the box. "" while they hold, else the
+  /// first one broken, in words (the soak and the page's check() read it).
+  std::string problem() const;
   /// Bytes held per particle by the world's arrays (benchmark).
   size_t bytes_per_particle() const;
 
