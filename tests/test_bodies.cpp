@@ -352,6 +352,40 @@ TEST_CASE("a body dragged through the stable solver's dye stirs it", "[bodies]")
   CHECK(u / cells > 0.2);
 }
 
+// A drag steers the held point's velocity towards the target, at most at
+// the speed a finger's drag moves the water (6 m/s, bodies.cpp), and acts
+// on that point's own mass, so a boat held near its end and pulled across
+// the smoke tank follows without spinning up.
+TEST_CASE("a boat dragged by its end to a far target follows at a finger's speed, without spinning up", "[bodies]") {
+  World w;
+  std::string err;
+  REQUIRE(load_scene(w, "smoke", SceneSetup{}, &err));
+  BodyDef def;
+  def.shape = BodyShape::boat(0.5f);
+  def.density = 400.0f;
+  def.position = {0.5f, 0.45f};
+  const int id = w.add_body(def);
+  REQUIRE(id >= 0);
+  w.advance(1.0f / 60.0f);
+  const glm::vec2 held{0.2f, 0.0f}, target{1.7f, 1.2f};
+  float point = 0.0f, spin = 0.0f;
+  for (int f = 0; f < 60; ++f) {
+    if (f == 0) REQUIRE(w.drag_body(id, w.bodies()[0].to_world(held)));
+    REQUIRE(w.drag_body(id, target));
+    w.advance(1.0f / 60.0f);
+    const Body& b = w.bodies()[0];
+    const glm::vec2 r = b.to_world(held) - b.position;
+    point = std::max(point, glm::length(b.velocity + b.omega * glm::vec2(-r.y, r.x)));
+    spin = std::max(spin, std::abs(b.omega));
+  }
+  const Body& b = w.bodies()[0];
+  INFO("the held point at most " << point << " m/s, the boat's spin at most " << spin << " rad/s, it ends "
+                                 << glm::length(b.to_world(held) - target) << " m from the target");
+  CHECK(point < 1.2f * 6.0f);
+  CHECK(spin < 30.0f);  // a turn about the held point at the drag's speed: 6 m/s at 0.2 m
+  CHECK(glm::length(b.to_world(held) - target) < 0.1f);
+}
+
 TEST_CASE("a tank turn and a resample keep the bodies", "[bodies]") {
   World w;
   std::string err;

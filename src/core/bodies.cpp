@@ -176,8 +176,10 @@ std::string BodySet::check(const BodyDef& d, const Box& box, int count) {
 // ---------------------------------------------------------------------------
 // Box2D's world
 
-// The drag spring (BodySet::step).
+// The drag spring (BodySet::step), and the speed it closes in at: a
+// finger's drag moves the water no faster (the app's pointer drags).
 constexpr float kDragHz = 5.0f, kDragDamping = 0.7f, kDragPull = 200.0f;
+constexpr float kDragSpeed = 6.0f;  // [m/s]
 
 
 struct BodySet::Impl {
@@ -361,11 +363,29 @@ void BodySet::step(float dt, glm::vec2 gravity, float max_speed) {
     // target and the body's point under the first one, as Box2D's mouse
     // joint holds it (a soft constraint of the same frequency), here a
     // force at that point: stable while 2 pi kDragHz dt < 2, for any step
-    // under 60 ms. At most kDragPull times the body's weight at 1 g.
+    // under 60 ms. The spring acts on the point's own mass, the inverse of
+    // K = 1 / m + r_perp r_perp^T / I (r from the centre of mass to the
+    // point, I the central inertia; as Catto's soft constraints and the
+    // mouse joint have it), so that it turns the body no faster than it
+    // moves it and the turning does not ring. It steers the point's
+    // velocity to w d / (2 z) (the spring M (w^2 d - 2 z w v) is
+    // 2 z w M (w d / (2 z) - v)), which a far target d would make tens of
+    // m/s: that velocity is held to kDragSpeed. At most kDragPull times the
+    // body's weight at 1 g.
     const float omega = 2.0f * kPi * kDragHz, m = body->GetMass();
     const b2Vec2 anchor = body->GetWorldPoint(b2Vec2(b.drag_anchor.x, b.drag_anchor.y));
     const b2Vec2 v = body->GetLinearVelocityFromWorldPoint(anchor);
-    b2Vec2 pull = m * (omega * omega * (b2Vec2(b.drag_target.x, b.drag_target.y) - anchor) - 2.0f * kDragDamping * omega * v);
+    const b2Vec2 d = b2Vec2(b.drag_target.x, b.drag_target.y) - anchor;
+    const float closing = omega / (2.0f * kDragDamping) * d.Length();
+    const b2Vec2 want = closing <= kDragSpeed ? omega * omega * d - 2.0f * kDragDamping * omega * v
+                                               : 2.0f * kDragDamping * omega * ((kDragSpeed / d.Length()) * d - v);
+    const b2Vec2 lc = body->GetLocalCenter(), r = anchor - body->GetWorldCenter();
+    const float central = body->GetInertia() - m * b2Dot(lc, lc);
+    const float inv_i = body->IsFixedRotation() || !(central > 0.0f) ? 0.0f : 1.0f / central;
+    b2Mat22 point_k;
+    point_k.ex = b2Vec2(1.0f / m + inv_i * r.y * r.y, -inv_i * r.x * r.y);
+    point_k.ey = b2Vec2(-inv_i * r.x * r.y, 1.0f / m + inv_i * r.x * r.x);
+    b2Vec2 pull = point_k.Solve(want);
     const float most = kDragPull * 9.81f * m, size = pull.Length();
     if (size > most) pull *= most / size;
     body->ApplyForce(pull, anchor, true);
@@ -398,10 +418,18 @@ void BodySet::step(float dt, glm::vec2 gravity, float max_speed) {
       body->SetTransform(b2Vec2(held.x, held.y), body->GetAngle());
       body->SetLinearVelocity(u);
     }
-    // And no faster than the water may go (the safety net's max_speed).
+    // And no point of it faster than the water may go (the safety net's
+    // max_speed), since a grid solver writes its points' velocities to its
+    // faces: |v + omega x r| <= |v| + |omega| reach, and where that bound
+    // passes max_speed both are scaled down by the same factor.
     const b2Vec2 u = body->GetLinearVelocity();
-    const float speed = u.Length();
-    if (speed > max_speed) body->SetLinearVelocity((max_speed / speed) * u);
+    const float spin = body->GetAngularVelocity();
+    const float fastest = u.Length() + std::abs(spin) * b.def.shape.reach();
+    if (fastest > max_speed) {
+      const float scale = max_speed / fastest;
+      body->SetLinearVelocity(scale * u);
+      body->SetAngularVelocity(scale * spin);
+    }
     b.position = glm::vec2(body->GetPosition().x, body->GetPosition().y);
     b.angle = body->GetAngle();
     b.velocity = glm::vec2(body->GetLinearVelocity().x, body->GetLinearVelocity().y);
