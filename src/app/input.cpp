@@ -250,6 +250,7 @@ void end_idle(App& app) {
   app.world.set_pointers(app.forces);  // the contacts' alone
 }
 
+namespace {
 
 // The idle motion: a soft paddle that sweeps to and fro along the tank at
 // the water's surface (twice its mean height; mid-tank for a grid) every
@@ -260,6 +261,8 @@ void end_idle(App& app) {
 constexpr double kIdlePeriod = 12.0;  // [s]
 constexpr double kIdleAfter = 3.0;    // [s] particle scenes
 constexpr double kIdleAfterGrid = 0.5;  // [s]
+
+}  // namespace
 
 bool idle_force(const App& app, double time, tidepool::PointerForce* out) {
   if (!app.idle || app.world.params().lid_speed != 0.0f) return false;

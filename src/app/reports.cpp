@@ -165,9 +165,9 @@ std::string info_json(const tidepool::Params& params) {
 
 // tidepool.dye(): the drawn dye against the core's, for the tests: where
 // it is held and in how many bits a value (the core's: 32), each colour's
-// amount (values times area), and the correlation of the drawn
-// dye, averaged over each core cell, with the core's dye. Null outside the
-// grid scenes.
+// amount (values times area), and the correlation of the drawn dye,
+// averaged over each core cell, with the core's dye. Null outside the grid
+// scenes.
 std::string dye_json(const App& app) {
   const tidepool::FieldView* f = app.world.field();
   if (!f || !f->dye[0]) return "null";
@@ -245,7 +245,8 @@ std::string bodies_json(const App& app) {
          ",\"x\":" + json_number(b.position.x) + ",\"y\":" + json_number(b.position.y) +
          ",\"angle\":" + json_number(b.angle) + ",\"vx\":" + json_number(b.velocity.x) +
          ",\"vy\":" + json_number(b.velocity.y) + ",\"omega\":" + json_number(b.omega) +
-         ",\"mass\":" + json_number(b.mass) + ",\"density\":" + json_number(b.def.density) + ",\"friction\":" + json_number(b.def.friction) +
+         ",\"mass\":" + json_number(b.mass) + ",\"density\":" + json_number(b.def.density) +
+         ",\"friction\":" + json_number(b.def.friction) +
          ",\"restitution\":" + json_number(b.def.restitution) + ",\"dragged\":" + (b.dragged ? "true" : "false") +
          ",\"water\":{\"particles\":" + std::to_string(near) + ",\"vx\":" + json_number(vx) +
          ",\"vy\":" + json_number(vy) + "}}";
