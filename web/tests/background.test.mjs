@@ -151,6 +151,11 @@ async function stepDrag(page, points, steps) {
   return most;
 }
 
+// The sharp-dye tests' stroke through the stir tank (stats `s`), in CSS
+// pixels: down the middle and back across.
+const stirStroke = (s) => [[0.5, 0.85], [0.35, 0.6], [0.65, 0.45], [0.4, 0.25], [0.6, 0.15]].map(([fx, fy]) =>
+  toCanvas(s, s.box.min.x + fx * (s.box.max.x - s.box.min.x), s.box.min.y + fy * (s.box.max.y - s.box.min.y)));
+
 // Mean colour of the screenshot's pixels in a rectangle of CSS pixels.
 function meanRect(png, x0, y0, x1, y1) {
   const sum = [0, 0, 0];
@@ -616,11 +621,8 @@ describe('the toy as a page\'s background', { concurrency: 1 }, () => {
         rect.x0 + (k + 0.7) * bw, rect.y1 - 0.2 * (rect.y1 - rect.y0)));
       const before = sharpestEdge(start, rect, bands);
 
-      // The same stroke on both pages, stepped a tick a move on the paused
-      // page: down the middle and back across.
-      const stroke = [[0.5, 0.85], [0.35, 0.6], [0.65, 0.45], [0.4, 0.25], [0.6, 0.15]].map(([fx, fy]) =>
-        toCanvas(s0, s0.box.min.x + fx * (s0.box.max.x - s0.box.min.x), s0.box.min.y + fy * (s0.box.max.y - s0.box.min.y)));
-      const pointers = await stepDrag(page, stroke, 10);
+      // The same stroke on both pages, stepped a tick a move on the paused page.
+      const pointers = await stepDrag(page, stirStroke(s0), 10);
       const d1 = await dye(page);
       await advance(page, 300);  // 5 s, walls closed
       const d2 = await dye(page);
@@ -668,9 +670,7 @@ describe('the toy as a page\'s background', { concurrency: 1 }, () => {
       if (device.mode === 'gpu') {
         // The sharp-dye test's stroke, stepped a tick a move, then 5 s: the
         // page's dye holds its totals and follows the core's.
-        const stroke = [[0.5, 0.85], [0.35, 0.6], [0.65, 0.45], [0.4, 0.25], [0.6, 0.15]].map(([fx, fy]) =>
-          toCanvas(s0, s0.box.min.x + fx * (s0.box.max.x - s0.box.min.x), s0.box.min.y + fy * (s0.box.max.y - s0.box.min.y)));
-        assert.equal(await stepDrag(page, stroke, 10), 1, `${device.name}: the stroke reached the water`);
+        assert.equal(await stepDrag(page, stirStroke(s0), 10), 1, `${device.name}: the stroke reached the water`);
         const d1 = await dye(page);
         await advance(page, 300);
         const d2 = await dye(page);
