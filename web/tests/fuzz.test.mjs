@@ -8,10 +8,9 @@
 // back, the state keeps its promises after every action (tidepool.check(),
 // World::problem: what the soak checks of every frame) and each frame's
 // work its bound, a share link carries the scene and every body, and the
-// WebAssembly heap stays bounded. The actions
-// come from a seeded generator (TIDEPOOL_FUZZ_SEED); a failure prints the
-// seed and the last actions, and the same seed and count replay the same
-// sequence.
+// WebAssembly heap stays bounded. The actions come from a seeded generator
+// (TIDEPOOL_FUZZ_SEED); a failure prints the seed and the last actions,
+// and the same seed and count replay the same sequence.
 //
 //   cd web && node --test tests/fuzz.test.mjs
 import { describe, test } from 'node:test';
