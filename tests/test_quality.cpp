@@ -41,8 +41,8 @@ TEST_CASE("auto quality lowers a late count at once, by the N^1.5 law, and caps 
   CHECK(lowered == static_cast<int>(8000 * std::pow(6.4 / 16.0, 1.0 / 1.5)));
   CHECK(d.now < 700.0);
   // On a cheap device each rise waits for three quiet windows, is at most
-  // 1.5x, and stays at or under the late count less a tenth (7 200) while
-  // that is under half a minute old.
+  // 1.5x, and stays at or under the late count less a tenth (nine tenths
+  // of the 8 000 it ran at) while that is under half a minute old.
   int count = lowered;
   for (int k = 0; k < 6; ++k) {
     const int next = d.run(10.0, count, 0.1, 4);
